@@ -1,0 +1,23 @@
+/**
+ * Boolean query flags (`detail`, `date`, `show_refs`): `true/false/1/0` (api-notes B5).
+ */
+import { ValidationError } from './errors';
+
+const FLAG_VALUES: Readonly<Record<string, boolean>> = { true: true, '1': true, false: false, '0': false };
+
+/**
+ * Reads an optional boolean query flag.
+ * @throws ValidationError `invalidParameter` for a value other than true/false/1/0
+ */
+export function parseFlag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '') return false;
+  const flag = FLAG_VALUES[value.toLowerCase()];
+  if (flag === undefined) {
+    throw new ValidationError(
+      'invalidParameter',
+      `Query parameter "${name}" must be one of true, false, 1, 0; got "${value.slice(0, 40)}"`,
+      { details: { parameter: name } },
+    );
+  }
+  return flag;
+}
