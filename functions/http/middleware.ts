@@ -89,15 +89,26 @@ export function authentication(authenticator: () => Authenticator, logger: Logge
   };
 }
 
+/** Largest accepted request body, in bytes (64 KiB; documented in the README's limits table). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 /**
- * Parses a JSON body with middy's parser, turning its failures into our 400/415 errors.
+ * Parses a JSON body with middy's parser, turning its failures into our 400/413/415 errors.
+ * @param maxBytes - largest accepted body in bytes (default {@link MAX_BODY_BYTES})
  */
-export function jsonBody(): HttpMiddleware {
+export function jsonBody(maxBytes: number = MAX_BODY_BYTES): HttpMiddleware {
   const parser = httpJsonBodyParser();
   return {
     before: async (request) => {
-      if (request.event.body === undefined || request.event.body === '') {
+      const { body, isBase64Encoded } = request.event;
+      if (body === undefined || body === '') {
         throw new ValidationError('invalidRequest', 'A JSON request body is required');
+      }
+      const bytes = isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
+      if (bytes > maxBytes) {
+        throw new ValidationError('requestTooLarge', `The request body has ${bytes} bytes; at most ${maxBytes} are accepted`, {
+          details: { max_bytes: maxBytes },
+        });
       }
       try {
         await parser.before?.(request as Parameters<NonNullable<typeof parser.before>>[0]);
