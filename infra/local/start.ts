@@ -22,6 +22,8 @@ export const LOCAL_STACK_FILE = 'local-stack.json';
 const TABLE_NAME = 'model-engine-local';
 
 async function main(): Promise<void> {
+  // Node 20 is supported by the pinned SDK; its notice about future SDK releases is noise on every run.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const started = performance.now();
   const port = Number(process.env.PORT ?? 3000);
   const dataDir = resolve(process.env.DATA_DIR ?? '.data');

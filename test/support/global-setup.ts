@@ -11,6 +11,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Node 20 is supported by the pinned SDK; its notice about future SDK releases is noise on every run.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const local = await startDynamoDbLocal();
   project.provide('dynamoEndpoint', local.endpoint);
   return () => local.stop();

@@ -10,6 +10,7 @@ import { ensureTable } from '../../lib/storage/create-table';
 const endpoint = inject('dynamoEndpoint');
 process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
 process.env.AWS_REGION = 'local';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.AWS_ACCESS_KEY_ID = 'local';
 process.env.AWS_SECRET_ACCESS_KEY = 'local';
 process.env.TABLE_NAME = `test-${randomUUID()}`;

@@ -37,5 +37,11 @@ export async function createTestApp(store: CredentialStore = testCredentialStore
     privateKeyPem,
     audience: process.env.JWT_AUDIENCE ?? '',
   });
-  return { appId: app.app_id, stToken: st.token, jwt, jwtCredentialId: jwtCredential.credential.id, privateKeyPem };
+  return {
+    appId: app.app_id,
+    stToken: st.token,
+    jwt,
+    jwtCredentialId: jwtCredential.credential.id,
+    privateKeyPem,
+  };
 }
