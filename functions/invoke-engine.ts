@@ -5,6 +5,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { EngineCatalog } from '../lib/engines/catalog';
 import { invokeEngine } from '../lib/engines/invoke-engine';
 import { parseFlag } from '../lib/query-flags';
 import { jsonResponse } from './http/json-response';
@@ -20,6 +21,14 @@ import {
 } from './http/middleware';
 import { logger, serviceContext } from './http/service-context';
 
+let catalog: EngineCatalog | undefined;
+
+/** The engine catalog, built once per container (engines load their data on first use). */
+function engineCatalog(): EngineCatalog {
+  catalog ??= new EngineCatalog({ kuromojiDictDir: serviceContext().config.kuromojiDictDir });
+  return catalog;
+}
+
 async function invoke(
   event: APIGatewayProxyEventV2,
   context: RequestContext,
@@ -34,7 +43,7 @@ async function invoke(
       receivedAt,
       showRefs: parseFlag('show_refs', event.queryStringParameters?.show_refs),
     },
-    serviceContext(),
+    { ...serviceContext(), catalog: engineCatalog() },
   );
   return jsonResponse(response, tid);
 }

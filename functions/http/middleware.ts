@@ -106,9 +106,13 @@ export function jsonBody(maxBytes: number = MAX_BODY_BYTES): HttpMiddleware {
       }
       const bytes = isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
       if (bytes > maxBytes) {
-        throw new ValidationError('requestTooLarge', `The request body has ${bytes} bytes; at most ${maxBytes} are accepted`, {
-          details: { max_bytes: maxBytes },
-        });
+        throw new ValidationError(
+          'requestTooLarge',
+          `The request body has ${bytes} bytes; at most ${maxBytes} are accepted`,
+          {
+            details: { max_bytes: maxBytes },
+          },
+        );
       }
       try {
         await parser.before?.(request as Parameters<NonNullable<typeof parser.before>>[0]);

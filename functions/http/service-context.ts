@@ -1,11 +1,11 @@
 /**
- * Everything a handler needs, built once per container on first use: configuration, logger,
- * DynamoDB client, stores, authenticator and the engine catalog.
+ * What both handlers need, built once per container on first use: configuration, logger, DynamoDB
+ * client, usage store and authenticator. The engine catalog lives in the invoke handler only, so the
+ * usage function's bundle carries no engine.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { type Authenticator, createAuthenticator } from '../../lib/auth/authenticate';
 import { loadConfig, type ServiceConfig } from '../../lib/config';
-import { EngineCatalog } from '../../lib/engines/catalog';
 import { CredentialStore } from '../../lib/storage/credential-store';
 import { createDocumentClient } from '../../lib/storage/dynamodb-client';
 import { UsageStore } from '../../lib/storage/usage-store';
@@ -18,7 +18,6 @@ export interface ServiceContext {
   readonly config: ServiceConfig;
   readonly usageStore: UsageStore;
   readonly authenticator: Authenticator;
-  readonly catalog: EngineCatalog;
 }
 
 let context: ServiceContext | undefined;
@@ -36,7 +35,6 @@ export function serviceContext(): ServiceContext {
       config,
       usageStore: new UsageStore({ client, tableName: config.tableName }),
       authenticator: createAuthenticator({ config, credentials }),
-      catalog: new EngineCatalog({ kuromojiDictDir: config.kuromojiDictDir }),
     };
   }
   return context;
