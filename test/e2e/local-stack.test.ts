@@ -55,7 +55,10 @@ async function stopStack(child: ChildProcess): Promise<number | null> {
 
 function dynamoJvmsFor(dir: string): string[] {
   try {
-    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dir}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dir}`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean);
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
@@ -73,7 +76,10 @@ async function call(method: string, path: string, token: string | undefined, bod
   return { status: response.status, tid: response.headers.get('tid'), json };
 }
 
-function expectErrorBody(result: { status: number; tid: string | null; json: Record<string, unknown> }, status: number) {
+function expectErrorBody(
+  result: { status: number; tid: string | null; json: Record<string, unknown> },
+  status: number,
+) {
   expect(result.status).toBe(status);
   expect(Object.keys(result.json).sort()).toEqual(
     ['data', 'error', 'error_category', 'error_code', 'error_level', 'message', 'status_code'].sort(),
@@ -101,11 +107,23 @@ describe('local stack (npm start)', () => {
   it('writes demo.json with both token kinds and the JWT key material', () => {
     const file = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8')) as Record<string, string>;
     expect(Object.keys(file).sort()).toEqual(
-      ['app_id', 'audience', 'base_url', 'engine_id', 'jwt', 'jwt_kid', 'jwt_private_key_pem', 'st_token'].sort(),
+      [
+        'app_id',
+        'audience',
+        'base_url',
+        'engine_id',
+        'jwt',
+        'jwt_kid',
+        'jwt_private_key_pem',
+        'st_token',
+      ].sort(),
     );
     expect(file.st_token).toMatch(/^st_[0-9a-f]{32}_/);
     expect(file.jwt_private_key_pem).toContain('PRIVATE KEY');
-    const claims = JSON.parse(Buffer.from(file.jwt?.split('.')[1] ?? '', 'base64url').toString()) as { exp: number; iat: number };
+    const claims = JSON.parse(Buffer.from(file.jwt?.split('.')[1] ?? '', 'base64url').toString()) as {
+      exp: number;
+      iat: number;
+    };
     expect(claims.exp - claims.iat).toBeGreaterThanOrEqual(3600);
   });
 
@@ -122,7 +140,12 @@ describe('local stack (npm start)', () => {
     expect(bytes.subarray(0, 4).toString()).toBe('RIFF');
     expect(bytes.subarray(8, 12).toString()).toBe('WAVE');
     const wav = new WaveFile(bytes);
-    const fmt = wav.fmt as { audioFormat: number; bitsPerSample: number; numChannels: number; sampleRate: number };
+    const fmt = wav.fmt as {
+      audioFormat: number;
+      bitsPerSample: number;
+      numChannels: number;
+      sampleRate: number;
+    };
     const data = wav.data as { chunkSize: number };
     expect(fmt.audioFormat).toBe(1);
     expect(fmt.bitsPerSample).toBe(16);
@@ -132,7 +155,9 @@ describe('local stack (npm start)', () => {
   });
 
   it('invokes with the JWT too', async () => {
-    const { status, json } = await call('POST', `/v1/engines/${demo.engine_id}`, demo.jwt, { lyrics: ['あしたへのみち'] });
+    const { status, json } = await call('POST', `/v1/engines/${demo.engine_id}`, demo.jwt, {
+      lyrics: ['あしたへのみち'],
+    });
     expect(status).toBe(200);
     energies.push((json.usage as { energy: { total: number } }).energy.total);
   });
@@ -150,10 +175,22 @@ describe('local stack (npm start)', () => {
 
   it('answers the documented errors', async () => {
     expectErrorBody(await call('POST', `/v1/engines/${demo.engine_id}`, undefined, EXAMPLE), 401);
-    expectErrorBody(await call('POST', `/v1/engines/${demo.engine_id}`, `${demo.jwt.slice(0, -4)}AAAA`, EXAMPLE), 401);
-    expectErrorBody(await call('GET', `/v1/apps/${'0'.repeat(32)}/usages?start=${today()}&end=${today()}`, demo.st_token), 403);
-    expectErrorBody(await call('GET', `/v1/apps/${demo.app_id}/usages?start=2024-02-30&end=${today()}`, demo.st_token), 400);
-    expectErrorBody(await call('POST', `/v1/engines/${demo.engine_id.split('.')[0]}.nobody`, demo.st_token, EXAMPLE), 404);
+    expectErrorBody(
+      await call('POST', `/v1/engines/${demo.engine_id}`, `${demo.jwt.slice(0, -4)}AAAA`, EXAMPLE),
+      401,
+    );
+    expectErrorBody(
+      await call('GET', `/v1/apps/${'0'.repeat(32)}/usages?start=${today()}&end=${today()}`, demo.st_token),
+      403,
+    );
+    expectErrorBody(
+      await call('GET', `/v1/apps/${demo.app_id}/usages?start=2024-02-30&end=${today()}`, demo.st_token),
+      400,
+    );
+    expectErrorBody(
+      await call('POST', `/v1/engines/${demo.engine_id.split('.')[0]}.nobody`, demo.st_token, EXAMPLE),
+      404,
+    );
     expectErrorBody(await call('GET', '/v1/unknown', demo.st_token), 404);
   });
 
@@ -167,7 +204,11 @@ describe('local stack (npm start)', () => {
     const again = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8')) as Demo;
     expect(again.app_id).toBe(demo.app_id);
     demo = again;
-    const { json } = await call('GET', `/v1/apps/${demo.app_id}/usages?start=${today()}&end=${today()}`, demo.st_token);
+    const { json } = await call(
+      'GET',
+      `/v1/apps/${demo.app_id}/usages?start=${today()}&end=${today()}`,
+      demo.st_token,
+    );
     expect((json.usage as { total: number }).total).toBe(energies.reduce((a, b) => a + b, 0));
   }, 120_000);
 });

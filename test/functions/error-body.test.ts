@@ -6,7 +6,9 @@ import { parseResult } from '../support/api-events';
 
 describe('error body', () => {
   it('renders the documented fields, with the tid in data and in a header', () => {
-    const result = parseResult(errorResponse(new ServiceError('invalidParameter', 'Query parameter "start" is required'), 'tid-1'));
+    const result = parseResult(
+      errorResponse(new ServiceError('invalidParameter', 'Query parameter "start" is required'), 'tid-1'),
+    );
     expect(result.status).toBe(400);
     expect(result.headers.tid).toBe('tid-1');
     expect(result.body).toEqual({
@@ -22,7 +24,10 @@ describe('error body', () => {
 
   it('never shows the message or details of a 5xx, and asks 503 callers to retry', () => {
     const internal = parseResult(
-      errorResponse(new ServiceError('internalError', 'secret table name xyz', { details: { table: 'xyz' } }), 't'),
+      errorResponse(
+        new ServiceError('internalError', 'secret table name xyz', { details: { table: 'xyz' } }),
+        't',
+      ),
     );
     expect(JSON.stringify(internal.body)).not.toContain('xyz');
     const unavailable = parseResult(errorResponse(new StorageUnavailableError('down'), 't'));
@@ -49,7 +54,9 @@ describe('error body', () => {
     const readme = readFileSync('README.md', 'utf8');
     for (const definition of Object.values(ERROR_CODES)) {
       const code = `${definition.status}${definition.subCode}`;
-      expect(readme, code).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|\\s*${definition.status}\\s*\\|\\s*\`${definition.slug}\``));
+      expect(readme, code).toMatch(
+        new RegExp(`\\|\\s*\`${code}\`\\s*\\|\\s*${definition.status}\\s*\\|\\s*\`${definition.slug}\``),
+      );
     }
   });
 });

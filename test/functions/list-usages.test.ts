@@ -13,7 +13,13 @@ let other: TestApp;
 
 async function list(appId: string, query: Record<string, string>, token: string | undefined) {
   const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
-  const event = apiEvent({ routeKey: ROUTE, path: `/v1/apps/${appId}/usages`, pathParameters: { app_id: appId }, query, headers });
+  const event = apiEvent({
+    routeKey: ROUTE,
+    path: `/v1/apps/${appId}/usages`,
+    pathParameters: { app_id: appId },
+    query,
+    headers,
+  });
   return parseResult(await handler(event, lambdaContext()));
 }
 
@@ -41,7 +47,11 @@ beforeAll(async () => {
 
 describe('Usages.List handler', () => {
   it('reports the range with end inclusive, grouped by date and engine, with a tid header', async () => {
-    const result = await list(app.appId, { start: '2024-06-27', end: '2024-06-28', detail: 'true', date: '1' }, app.stToken);
+    const result = await list(
+      app.appId,
+      { start: '2024-06-27', end: '2024-06-28', detail: 'true', date: '1' },
+      app.stToken,
+    );
     expect(result.status).toBe(200);
     expect(result.headers.tid).toMatch(/[0-9a-f-]{36}/);
     expect(result.body).toEqual({
@@ -93,7 +103,11 @@ describe('Usages.List handler', () => {
     const reversed = await list(app.appId, { start: '2024-06-28', end: '2024-06-27' }, app.stToken);
     expect(reversed.body.error_code).toBe('400106');
 
-    const flag = await list(app.appId, { start: '2024-06-27', end: '2024-06-28', detail: 'yes' }, app.stToken);
+    const flag = await list(
+      app.appId,
+      { start: '2024-06-27', end: '2024-06-28', detail: 'yes' },
+      app.stToken,
+    );
     expect(flag.status).toBe(400);
     expect(flag.body.message).toContain('"detail"');
   });
