@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WaveFile } from 'wavefile';
+import wavefile from 'wavefile';
 import { freePort } from '../../infra/local/dynamodb-local';
 
 interface Demo {
@@ -139,7 +139,7 @@ describe('local stack (npm start)', () => {
     const bytes = Buffer.from(result.mix_data_url.replace('data:audio/wav;base64,', ''), 'base64');
     expect(bytes.subarray(0, 4).toString()).toBe('RIFF');
     expect(bytes.subarray(8, 12).toString()).toBe('WAVE');
-    const wav = new WaveFile(bytes);
+    const wav = new wavefile.WaveFile(bytes);
     const fmt = wav.fmt as {
       audioFormat: number;
       bitsPerSample: number;

@@ -204,7 +204,7 @@ export async function arrangeLyrics(
     throw new ValidationError(
       'unsupportedLyrics',
       `"${song.title}" (bgm_index ${bgmIndex}) has ${song.phrases.length} phrases, so at most ${song.phrases.length} lyric lines can be sung on it; got ${lyrics.length}.`,
-      { details: { lines: lyrics.length, maxLines: song.phrases.length } },
+      { details: { lines: lyrics.length, max_lines: song.phrases.length } },
     );
   }
   let clock = performance.now();
@@ -226,7 +226,7 @@ export async function arrangeLyrics(
       throw new ValidationError(
         'unsupportedLyrics',
         `Line ${index + 1} has ${line.syllables.length} syllables, but phrase ${index + 1} of "${song.title}" can carry at most ${capacity} (notes are not split below ${Math.round(MIN_PIECE_SECONDS * 1000)} ms); shorten the line.`,
-        { details: { line: index + 1, syllables: line.syllables.length, maxSyllables: capacity } },
+        { details: { line: index + 1, syllables: line.syllables.length, max_syllables: capacity } },
       );
     }
     alignment.push(

@@ -66,7 +66,7 @@ export function chooseWavFormat(seconds: number): WavFormat {
   throw new ValidationError(
     'resultTooLarge',
     `The mix would last ${seconds.toFixed(1)} s, but a result must fit the 6 MB response limit: at most ${limit.toFixed(1)} s of audio (24 kHz mono 16-bit WAV, ${MAX_DATA_URL_CHARS.toLocaleString('en-US')} base64 characters). Sing fewer lines.`,
-    { details: { seconds, limitSeconds: limit, maxDataUrlChars: MAX_DATA_URL_CHARS } },
+    { details: { seconds, max_seconds: limit, max_data_url_chars: MAX_DATA_URL_CHARS } },
   );
 }
 
