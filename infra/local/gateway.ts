@@ -75,7 +75,11 @@ async function readBody(request: IncomingMessage, limit: number): Promise<Buffer
   return Buffer.concat(chunks);
 }
 
-function lambdaContext(timeoutMs: number, requestId: string): Context {
+/**
+ * A Lambda-like context for a local call.
+ * @param timeoutMs - simulated time-out, for `getRemainingTimeInMillis`
+ */
+export function lambdaContext(timeoutMs: number, requestId: string): Context {
   const deadline = Date.now() + timeoutMs;
   const unsupported = () => {
     throw new Error('not available in the local gateway');

@@ -3,6 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { lambdaContext as gatewayLambdaContext } from '../../infra/local/gateway';
 
 /** Parts of a request; everything else gets API Gateway's usual values. */
 export interface EventParts {
@@ -43,26 +44,9 @@ export function apiEvent(parts: EventParts): APIGatewayProxyEventV2 {
   };
 }
 
-/** A Lambda context with 28 s to run. */
+/** A Lambda context with 28 s to run (the local gateway's). */
 export function lambdaContext(): Context {
-  const deadline = Date.now() + 28_000;
-  const unsupported = () => {
-    throw new Error('not available in tests');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: 'test',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:local:123456789012:function:test',
-    memoryLimitInMB: '1536',
-    awsRequestId: randomUUID(),
-    logGroupName: 'test',
-    logStreamName: 'test',
-    getRemainingTimeInMillis: () => deadline - Date.now(),
-    done: unsupported,
-    fail: unsupported,
-    succeed: unsupported,
-  };
+  return gatewayLambdaContext(28_000, randomUUID());
 }
 
 /** A structured handler result with its body parsed. */
