@@ -22,6 +22,16 @@ export interface ServiceConfig {
   readonly executionRetentionDays: number;
   /** Directory of kuromoji's IPADIC files (`KUROMOJI_DICT_DIR`); unset = the `kuromoji` package's own `dict/`. */
   readonly kuromojiDictDir: string | undefined;
+  /** S3 bucket for idempotent results too large for a DynamoDB item (`RESULT_BUCKET_NAME`); set in AWS. */
+  readonly resultBucketName: string | undefined;
+  /** Local directory used instead of S3 when no bucket is set (`RESULT_DIR`; the local stack sets it). */
+  readonly resultDir: string | undefined;
+  /** How long an `Idempotency-Key` is remembered, in seconds (`IDEMPOTENCY_TTL_SECONDS`, default 86 400). */
+  readonly idempotencyTtlSeconds: number;
+  /** Requests per app per minute, both operations together (`RATE_LIMIT_PER_MINUTE`, default 120; 0 = no limit). */
+  readonly rateLimitPerMinute: number;
+  /** Time-out of one DynamoDB request attempt, in ms (`DYNAMODB_TIMEOUT_MS`, default 3000). */
+  readonly dynamodbTimeoutMs: number;
 }
 
 /** Names of the environment variables, for the places that set them (CDK, local stack, tests). */
@@ -33,6 +43,11 @@ export const ENV = {
   usageTimeZone: 'USAGE_TIME_ZONE',
   executionRetentionDays: 'EXECUTION_RETENTION_DAYS',
   kuromojiDictDir: 'KUROMOJI_DICT_DIR',
+  resultBucketName: 'RESULT_BUCKET_NAME',
+  resultDir: 'RESULT_DIR',
+  idempotencyTtlSeconds: 'IDEMPOTENCY_TTL_SECONDS',
+  rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
+  dynamodbTimeoutMs: 'DYNAMODB_TIMEOUT_MS',
 } as const satisfies Record<keyof ServiceConfig, string>;
 
 /** Thrown at start-up when a variable is missing or malformed: a deployment error, not a client one. */
@@ -63,6 +78,16 @@ function positiveInteger(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function nonNegativeInteger(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new ConfigurationError(`Environment variable ${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
 function timeZone(env: Env, name: string): string {
   const value = env[name] ?? 'UTC';
   try {
@@ -87,5 +112,10 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     usageTimeZone: timeZone(env, ENV.usageTimeZone),
     executionRetentionDays: positiveInteger(env, ENV.executionRetentionDays, 400),
     kuromojiDictDir: env[ENV.kuromojiDictDir] || undefined,
+    resultBucketName: env[ENV.resultBucketName] || undefined,
+    resultDir: env[ENV.resultDir] || undefined,
+    idempotencyTtlSeconds: positiveInteger(env, ENV.idempotencyTtlSeconds, 86_400),
+    rateLimitPerMinute: nonNegativeInteger(env, ENV.rateLimitPerMinute, 120),
+    dynamodbTimeoutMs: positiveInteger(env, ENV.dynamodbTimeoutMs, 3000),
   };
 }

@@ -8,6 +8,8 @@
  * | credential       | `CRED#<credId>`      | `CRED`                              | `APP#<appId>` / `CRED#<createdAt>#<credId>` |
  * | usage aggregate  | `APP#<appId>`        | `USAGE#<yyyy-MM-dd>#<engineId>`     | –                                  |
  * | execution        | `EXEC#<uuid>`        | `EXEC`                              | –  (expires through TTL `ttl`)     |
+ * | idempotency key  | `IDEMP#<appId>#<sha256(key)>` | `IDEMP`                    | –  (expires through TTL `ttl`)     |
+ * | rate-limit window| `RATE#<appId>`       | `<window start, ISO minute>`        | –  (expires through TTL `ttl`)     |
  */
 
 /** Attribute names of the keys, the GSI and TTL. */
@@ -43,4 +45,8 @@ export const keys = {
     skTo: `USAGE#${endDate}$`,
   }),
   execution: (uuid: string) => ({ pk: `EXEC#${uuid}`, sk: 'EXEC' }),
+  /** @param keyHash - hex SHA-256 of the client's `Idempotency-Key` */
+  idempotency: (appId: string, keyHash: string) => ({ pk: `IDEMP#${appId}#${keyHash}`, sk: 'IDEMP' }),
+  /** @param windowStart - ISO timestamp of the window's first second, e.g. `2026-11-22T05:21:00Z` */
+  rateLimitWindow: (appId: string, windowStart: string) => ({ pk: `RATE#${appId}`, sk: windowStart }),
 } as const;
