@@ -88,6 +88,14 @@ export const ERROR_CODES = {
     category: 'client',
     meaning: '`start` is after `end`, or the range is longer than 366 days.',
   },
+  invalidIdempotencyKey: {
+    status: 400,
+    subCode: '107',
+    slug: 'invalid_idempotency_key',
+    level: 'normal',
+    category: 'client',
+    meaning: 'The `Idempotency-Key` header is not 1–255 printable ASCII characters.',
+  },
   missingToken: {
     status: 401,
     subCode: '100',
@@ -129,6 +137,22 @@ export const ERROR_CODES = {
     category: 'client',
     meaning: 'No operation at this method and path.',
   },
+  idempotencyKeyReused: {
+    status: 409,
+    subCode: '100',
+    slug: 'idempotency_key_reused',
+    level: 'normal',
+    category: 'client',
+    meaning: 'The `Idempotency-Key` was used in the last 24 h with a different request; use a new key.',
+  },
+  requestInProgress: {
+    status: 409,
+    subCode: '101',
+    slug: 'request_in_progress',
+    level: 'normal',
+    category: 'client',
+    meaning: 'A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds.',
+  },
   resultTooLarge: {
     status: 413,
     subCode: '100',
@@ -153,6 +177,14 @@ export const ERROR_CODES = {
     level: 'normal',
     category: 'client',
     meaning: 'The body is not sent as `Content-Type: application/json`.',
+  },
+  rateLimited: {
+    status: 429,
+    subCode: '100',
+    slug: 'rate_limited',
+    level: 'normal',
+    category: 'client',
+    meaning: "The app's request rate limit is reached; retry after `Retry-After` seconds.",
   },
   internalError: {
     status: 500,
@@ -246,8 +278,8 @@ export class NotFoundError extends ServiceError {}
 
 /** The usage store failed (unreachable, throttled, transaction cancelled for a non-client reason): 503. */
 export class StorageUnavailableError extends ServiceError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('storageUnavailable', message, options);
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super('storageUnavailable', message, { retryAfterSeconds: 1, ...options });
   }
 }
 

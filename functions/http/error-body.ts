@@ -69,6 +69,7 @@ export function errorResponse(
         ? `Bearer realm="${AUTH_REALM}"`
         : `Bearer realm="${AUTH_REALM}", error="invalid_token", error_description="${message.replaceAll('"', "'")}"`;
   }
-  if (definition.status === 503) headers['retry-after'] = '1';
+  const retryAfter = error.retryAfterSeconds ?? (definition.status === 503 ? 1 : undefined);
+  if (retryAfter !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfter)));
   return { statusCode: definition.status, headers, body: JSON.stringify(body) };
 }
