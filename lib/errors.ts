@@ -225,16 +225,19 @@ export type ErrorCodeName = keyof typeof ERROR_CODES;
 export class ServiceError extends Error {
   readonly code: ErrorCodeName;
   readonly details: Readonly<Record<string, unknown>> | undefined;
+  /** Seconds the client should wait before retrying, sent as `Retry-After` (429, 409 in progress, 503). */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     code: ErrorCodeName,
     message: string,
-    options?: { details?: Record<string, unknown>; cause?: unknown },
+    options?: { details?: Record<string, unknown>; cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     this.details = options?.details;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
   /** The row of the code table. */
