@@ -49,6 +49,7 @@ async function main(): Promise<void> {
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       TABLE_NAME,
+      RESULT_DIR: join(dataDir, 'results'),
       JWT_AUDIENCE: audience,
       POWERTOOLS_DEV: process.env.POWERTOOLS_DEV ?? 'true',
     });

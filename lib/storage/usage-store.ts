@@ -4,12 +4,20 @@
  * One successful invocation is written in one `TransactWriteItems`: the execution record (keyed by
  * its uuid, so it can exist once) and an `ADD` of its count and energy to the aggregate item. The
  * report reads aggregates only, so its cost grows with days × engines, never with invocations.
+ * An invocation with an `Idempotency-Key` adds a third item to the same transaction: the key's
+ * completion (see `idempotency-store.ts`), so an execution is metered exactly when its key completes.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  paginateQuery,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { Energy } from '../engines/engine';
 import { ServiceError, StorageUnavailableError } from '../errors';
 import type { DayRange } from '../metering/usage-days';
+import { type IdempotencyCompletion, idempotencyCompletionWrite } from './idempotency-store';
 import { keys, TABLE_ATTRIBUTES } from './table-definition';
 
 /** One metered execution, as written by {@link UsageStore.recordExecution}. */
@@ -98,12 +106,23 @@ export class UsageStore {
   }
 
   /**
-   * Writes the execution record and adds its energy to the day's aggregate, all or nothing.
+   * Writes the execution record and adds its energy to the day's aggregate, all or nothing; with
+   * `options.idempotency`, the same transaction also marks the idempotency key COMPLETED.
+   * @param options.idempotency - the completion of the key this run holds the lock of
    * @throws ServiceError `internalError` when an execution with this uuid already exists (nothing is added)
+   * @throws ServiceError `requestInProgress` (409) when the run no longer holds its idempotency lock
+   *   (another run took the key over after the lock expired; nothing is added)
    * @throws StorageUnavailableError when DynamoDB cannot be reached, throttles, or cancels for a conflict
    */
-  async recordExecution(record: ExecutionRecord): Promise<void> {
+  async recordExecution(
+    record: ExecutionRecord,
+    options: { readonly idempotency?: IdempotencyCompletion | undefined } = {},
+  ): Promise<void> {
     const execution = keys.execution(record.uuid);
+    const completion =
+      options.idempotency === undefined
+        ? []
+        : [idempotencyCompletionWrite(this.#tableName, options.idempotency)];
     try {
       await this.#client.send(
         new TransactWriteCommand({
@@ -159,6 +178,7 @@ export class UsageStore {
                 },
               },
             },
+            ...completion,
           ],
         }),
       );
@@ -171,7 +191,39 @@ export class UsageStore {
           cause: error,
         });
       }
+      if (
+        error instanceof TransactionCanceledException &&
+        error.CancellationReasons?.[2]?.Code === 'ConditionalCheckFailed'
+      ) {
+        throw new ServiceError(
+          'requestInProgress',
+          'Another request with the same Idempotency-Key took over after this one ran past its lock; retry to get its result',
+          { cause: error, retryAfterSeconds: 1 },
+        );
+      }
       throw storageError('The usage store could not record the execution', error);
+    }
+  }
+
+  /**
+   * Whether the execution record of `uuid` exists (strongly consistent read). Used after an
+   * ambiguous metering failure: a write can be applied while every answer to it is lost.
+   * @throws StorageUnavailableError when DynamoDB cannot be read either
+   */
+  async wasRecorded(uuid: string): Promise<boolean> {
+    try {
+      const found = await this.#client.send(
+        new GetCommand({
+          TableName: this.#tableName,
+          Key: keys.execution(uuid),
+          ConsistentRead: true,
+          ProjectionExpression: '#pk',
+          ExpressionAttributeNames: { '#pk': TABLE_ATTRIBUTES.partitionKey },
+        }),
+      );
+      return found.Item !== undefined;
+    } catch (error) {
+      throw storageError('The usage store could not be read', error);
     }
   }
 

@@ -3,6 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ServiceError, StorageUnavailableError } from '../../lib/errors';
 import { createDocumentClient } from '../../lib/storage/dynamodb-client';
+import { type IdempotencyCompletion, IdempotencyStore } from '../../lib/storage/idempotency-store';
 import { keys } from '../../lib/storage/table-definition';
 import { type ExecutionRecord, UsageStore } from '../../lib/storage/usage-store';
 
@@ -22,6 +23,34 @@ function execution(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
     tid: randomUUID(),
     expiresAtUnix: 1_750_000_000,
     ...overrides,
+  };
+}
+
+/** Takes the idempotency lock of a fresh key for `record` and returns the completion its run would write. */
+async function lockedKey(
+  idempotency: IdempotencyStore,
+  record: ExecutionRecord,
+): Promise<IdempotencyCompletion> {
+  const keyHash = randomUUID().replaceAll('-', '').repeat(2);
+  const lockToken = randomUUID();
+  const now = 1_700_000_000;
+  await idempotency.tryLock({
+    appId: record.appId,
+    keyHash,
+    requestHash: 'f'.repeat(64),
+    lockToken,
+    now,
+    lockExpiresAt: now + 60,
+    expiresAt: now + 86_400,
+  });
+  return {
+    appId: record.appId,
+    keyHash,
+    lockToken,
+    executionUuid: record.uuid,
+    completedAt: new Date(now * 1000),
+    response: { kind: 'inline', body: '{"result":{}}' },
+    expiresAt: now + 86_400,
   };
 }
 
@@ -81,6 +110,39 @@ describe('UsageStore', () => {
     expect(
       await store.listAggregates(`${record.appId}X`, { start: '2024-06-01', end: '2024-06-30' }),
     ).toEqual([]);
+  });
+
+  it('completes a locked idempotency key in the same transaction as the metering', async () => {
+    const record = execution();
+    const idempotency = new IdempotencyStore({ client, tableName });
+    const completion = await lockedKey(idempotency, record);
+    await store.recordExecution(record, { idempotency: completion });
+
+    expect(await idempotency.get(record.appId, completion.keyHash)).toEqual({
+      status: 'COMPLETED',
+      requestHash: 'f'.repeat(64),
+      executionUuid: record.uuid,
+      response: { kind: 'inline', body: '{"result":{}}' },
+      expiresAt: 1_700_086_400,
+    });
+    const [aggregate] = await store.listAggregates(record.appId, { start: '2024-06-28', end: '2024-06-28' });
+    expect(aggregate?.count).toBe(1);
+  });
+
+  it('meters nothing when the run no longer holds the idempotency lock', async () => {
+    const record = execution();
+    const idempotency = new IdempotencyStore({ client, tableName });
+    const completion = await lockedKey(idempotency, record);
+    await expect(
+      store.recordExecution(record, { idempotency: { ...completion, lockToken: randomUUID() } }),
+    ).rejects.toSatisfy((error) => error instanceof ServiceError && error.code === 'requestInProgress');
+
+    const item = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.execution(record.uuid) }),
+    );
+    expect(item.Item).toBeUndefined();
+    expect(await store.listAggregates(record.appId, { start: '2024-06-28', end: '2024-06-28' })).toEqual([]);
+    expect(await idempotency.get(record.appId, completion.keyHash)).toMatchObject({ status: 'IN_PROGRESS' });
   });
 
   it('reports an unreachable store as StorageUnavailableError', async () => {
