@@ -28,7 +28,7 @@ export interface ServiceConfig {
   readonly resultDir: string | undefined;
   /** How long an `Idempotency-Key` is remembered, in seconds (`IDEMPOTENCY_TTL_SECONDS`, default 86 400). */
   readonly idempotencyTtlSeconds: number;
-  /** Requests per app per minute, both operations together (`RATE_LIMIT_PER_MINUTE`, default 120; 0 = no limit). */
+  /** Engine.Invoke requests per app per UTC minute (`RATE_LIMIT_PER_MINUTE`, default 120; 0 = no limit). */
   readonly rateLimitPerMinute: number;
   /** Time-out of one DynamoDB request attempt, in ms (`DYNAMODB_TIMEOUT_MS`, default 3000). */
   readonly dynamodbTimeoutMs: number;

@@ -1,12 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/list-usages';
 import { createDocumentClient } from '../../lib/storage/dynamodb-client';
+import { keys } from '../../lib/storage/table-definition';
 import { UsageStore } from '../../lib/storage/usage-store';
 import { apiEvent, expectErrorShape, lambdaContext, parseResult } from '../support/api-events';
 import { createTestApp, type TestApp } from '../support/test-apps';
 
 const ROUTE = 'GET /v1/apps/{app_id}/usages';
+/** A limit the tests below exceed: Usages.List must ignore it (only Engine.Invoke is rate-limited). */
+const RATE_LIMIT_PER_MINUTE = 1;
+const previousLimit = process.env.RATE_LIMIT_PER_MINUTE;
+// Read by the service context on the handler's first call.
+process.env.RATE_LIMIT_PER_MINUTE = String(RATE_LIMIT_PER_MINUTE);
+afterAll(() => {
+  if (previousLimit === undefined) delete process.env.RATE_LIMIT_PER_MINUTE;
+  else process.env.RATE_LIMIT_PER_MINUTE = previousLimit;
+});
 const HIKARI = '5A22C6DFE641404096876E9928EA1294.hikari';
 let app: TestApp;
 let other: TestApp;
@@ -118,5 +129,21 @@ describe('Usages.List handler', () => {
     expect(result.status).toBe(404);
     expectErrorShape(result);
     expect(result.body.error).toBe('route_not_found');
+  });
+
+  it('is not rate-limited and writes no rate-limit counter: the usage function stays read-only', async () => {
+    const query = { start: '2024-06-27', end: '2024-06-28' };
+    for (let i = 0; i < RATE_LIMIT_PER_MINUTE + 2; i += 1) {
+      expect((await list(app.appId, query, app.stToken)).status).toBe(200);
+    }
+    const counters = await createDocumentClient().send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME ?? '',
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': 'pk' },
+        ExpressionAttributeValues: { ':pk': keys.rateLimitWindow(app.appId, '').pk },
+      }),
+    );
+    expect(counters.Items ?? []).toEqual([]);
   });
 });
