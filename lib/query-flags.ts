@@ -3,7 +3,13 @@
  */
 import { ValidationError } from './errors';
 
-const FLAG_VALUES: Readonly<Record<string, boolean>> = { true: true, '1': true, false: false, '0': false };
+// A Map, not an object literal: `constructor` or `__proto__` must not read as a flag value.
+const FLAG_VALUES: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['1', true],
+  ['false', false],
+  ['0', false],
+]);
 
 /**
  * Reads an optional boolean query flag.
@@ -11,7 +17,7 @@ const FLAG_VALUES: Readonly<Record<string, boolean>> = { true: true, '1': true, 
  */
 export function parseFlag(name: string, value: string | undefined): boolean {
   if (value === undefined || value === '') return false;
-  const flag = FLAG_VALUES[value.toLowerCase()];
+  const flag = FLAG_VALUES.get(value.toLowerCase());
   if (flag === undefined) {
     throw new ValidationError(
       'invalidParameter',

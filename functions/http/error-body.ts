@@ -43,6 +43,14 @@ export function toServiceError(error: unknown): ServiceError {
 }
 
 /**
+ * A header-safe `error_description`: RFC 6750 §3 allows only visible ASCII except `"` and `\`
+ * there, and Node refuses other characters in headers. Others become `?`.
+ */
+function quotedStringValue(text: string): string {
+  return text.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
+}
+
+/**
  * The response for an error. 5xx bodies carry a generic message (the cause is logged, never shown).
  * @param tid - tracking id, returned in `data.tid` and the `tid` header
  */
@@ -67,7 +75,7 @@ export function errorResponse(
     headers['www-authenticate'] =
       error.code === 'missingToken'
         ? `Bearer realm="${AUTH_REALM}"`
-        : `Bearer realm="${AUTH_REALM}", error="invalid_token", error_description="${message.replaceAll('"', "'")}"`;
+        : `Bearer realm="${AUTH_REALM}", error="invalid_token", error_description="${quotedStringValue(message)}"`;
   }
   const retryAfter = error.retryAfterSeconds ?? (definition.status === 503 ? 1 : undefined);
   if (retryAfter !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfter)));

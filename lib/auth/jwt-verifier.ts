@@ -132,6 +132,10 @@ function toAuthenticationError(error: unknown): unknown {
   if (error instanceof JwtNotBeforeError) return invalid('The token is not valid yet (nbf)');
   if (error instanceof JwtInvalidAudienceError) return invalid('The token audience is not accepted');
   if (error instanceof JwtBaseError) return invalid('The token is not valid');
+  // aws-jwt-verify writes an expired `exp` or a future `nbf` into its error message as an ISO date;
+  // a claim beyond the range of a Date (|t| > 8.64e12 s, e.g. nbf 1e300) makes that formatting
+  // throw a RangeError instead of the library's error, which would otherwise surface as a 500.
+  if (error instanceof RangeError) return invalid('The token has a time claim out of range');
   // node:crypto refuses a signature that is not a valid r‖s encoding instead of returning false.
   if (error instanceof Error && Reflect.get(error, 'code') === 'ERR_CRYPTO_OPERATION_FAILED') {
     return invalid('The token signature is not valid');
