@@ -114,6 +114,10 @@ export function jsonBody(maxBytes: number = MAX_BODY_BYTES): HttpMiddleware {
           },
         );
       }
+      // Media types are case-insensitive (RFC 9110 §8.3.1); middy's parser matches lower case only.
+      const headers = request.event.headers;
+      if (headers?.['content-type'] !== undefined)
+        headers['content-type'] = headers['content-type'].toLowerCase();
       try {
         await parser.before?.(request as Parameters<NonNullable<typeof parser.before>>[0]);
       } catch (error) {
@@ -139,10 +143,16 @@ export function errorHandler(logger: Logger): HttpMiddleware {
     onError: (request) => {
       const error = toServiceError(request.error);
       const tid = request.context.tid ?? randomUUID();
+      // Named explicitly: injectLambdaContext's onError may already have reset the appended keys.
+      const keys = { tid, app_id: request.context.principal?.appId };
       if (error.status >= 500) {
-        logger.error('Request failed', { error_code: error.code, error: request.error ?? undefined });
+        logger.error('Request failed', {
+          ...keys,
+          error_code: error.code,
+          error: request.error ?? undefined,
+        });
       } else {
-        logger.info('Request rejected', { error_code: error.code, status: error.status });
+        logger.info('Request rejected', { ...keys, error_code: error.code, status: error.status });
       }
       request.response = errorResponse(error, tid);
     },

@@ -1,4 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/invoke-engine';
 import { EngineCatalog } from '../../lib/engines/catalog';
 import { invokeEngine } from '../../lib/engines/invoke-engine';
@@ -10,20 +13,31 @@ import { createTestApp, type TestApp } from '../support/test-apps';
 
 const ROUTE = 'POST /v1/engines/{engine_id}';
 const HIKARI = '5A22C6DFE641404096876E9928EA1294.hikari';
+const LEO_ENGINE = '5A22C6DFE641404096876E9928EA1294.leo';
 const EXAMPLE = { lyrics: ['something like you', 'all about you'], bgm_index: 0, model_version: 'v1' };
 const usageStore = new UsageStore({
   client: createDocumentClient(),
   tableName: process.env.TABLE_NAME ?? '',
 });
 let app: TestApp;
+// Real results are WAVs of megabytes: idempotent ones go to the result store, a directory here.
+// The handler reads its configuration on the first request, after this line.
+const resultDir = mkdtempSync(join(tmpdir(), 'invoke-results-'));
+process.env.RESULT_DIR = resultDir;
 
 async function invoke(
   engineId: string,
   body: string | undefined,
-  options: { token?: string | null; contentType?: string; query?: Record<string, string> } = {},
+  options: {
+    token?: string | null;
+    contentType?: string;
+    query?: Record<string, string>;
+    idempotencyKey?: string;
+  } = {},
 ) {
   const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json' };
   if (options.token !== null) headers.authorization = `Bearer ${options.token ?? app.stToken}`;
+  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
   const event = apiEvent({
     routeKey: ROUTE,
     path: `/v1/engines/${engineId}`,
@@ -44,6 +58,8 @@ async function totalCount(appId: string): Promise<number> {
 beforeAll(async () => {
   app = await createTestApp();
 });
+
+afterAll(() => rmSync(resultDir, { recursive: true, force: true }));
 
 describe('Engine.Invoke handler', () => {
   it('sings the spec example, bills floor(duration) under usage and usages, and meters it once', async () => {
@@ -100,6 +116,13 @@ describe('Engine.Invoke handler', () => {
     }
   });
 
+  it('accepts the JSON media type in any letter case (RFC 9110)', async () => {
+    const result = await invoke(LEO_ENGINE, JSON.stringify({ lyrics: ['la la la'] }), {
+      contentType: 'Application/JSON; charset=UTF-8',
+    });
+    expect(result.status).toBe(200);
+  });
+
   it('rejects bad input with 4xx error bodies and meters nothing', async () => {
     const before = await totalCount(app.appId);
     const cases: [Awaited<ReturnType<typeof invoke>>, number, string][] = [
@@ -150,5 +173,84 @@ describe('Engine.Invoke handler', () => {
         },
       ),
     ).rejects.toBeInstanceOf(StorageUnavailableError);
+  });
+});
+
+describe('Engine.Invoke handler with an Idempotency-Key', () => {
+  let idempotentApp: TestApp;
+  const SHORT = { lyrics: ['きらきら'] };
+
+  beforeAll(async () => {
+    idempotentApp = await createTestApp();
+  });
+
+  it('replays the same response for a retry, marked idempotent-replayed, and meters it once', async () => {
+    const options = {
+      token: idempotentApp.stToken,
+      idempotencyKey: 'retry-me-1',
+      query: { show_refs: 'true' },
+    };
+    const first = await invoke(HIKARI, JSON.stringify(SHORT), options);
+    const retry = await invoke(HIKARI, JSON.stringify(SHORT), options);
+
+    expect(first.status).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(JSON.stringify(retry.body)).toBe(JSON.stringify(first.body));
+    expect((retry.body.result as { uuid: string }).uuid).toBe((first.body.result as { uuid: string }).uuid);
+    expect(retry.body.refs).toBeDefined();
+    expect(retry.headers.tid).not.toBe(first.headers.tid);
+    expect(await totalCount(idempotentApp.appId)).toBe(1);
+  });
+
+  it('answers 409100 for the same key with another body and meters nothing', async () => {
+    const options = { token: idempotentApp.stToken, idempotencyKey: 'reuse-me' };
+    const before = await totalCount(idempotentApp.appId);
+    expect((await invoke(HIKARI, JSON.stringify(SHORT), options)).status).toBe(200);
+    const reused = await invoke(HIKARI, JSON.stringify({ lyrics: ['ほしぞら'] }), options);
+    expect({ status: reused.status, code: reused.body.error_code }).toEqual({ status: 409, code: '409100' });
+    expectErrorShape(reused);
+    expect(await totalCount(idempotentApp.appId)).toBe(before + 1);
+  });
+
+  it('runs and meters concurrent duplicates once; the others get 409101 with Retry-After or the replay', async () => {
+    const before = await totalCount(idempotentApp.appId);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        invoke(HIKARI, JSON.stringify(SHORT), { token: idempotentApp.stToken, idempotencyKey: 'burst' }),
+      ),
+    );
+    const successes = results.filter((result) => result.status === 200);
+    expect(successes.length).toBeGreaterThanOrEqual(1);
+    expect(successes.filter((result) => result.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    for (const result of successes)
+      expect(JSON.stringify(result.body)).toBe(JSON.stringify(successes[0]?.body));
+    for (const result of results.filter((r) => r.status !== 200)) {
+      expect({ status: result.status, code: result.body.error_code }).toEqual({
+        status: 409,
+        code: '409101',
+      });
+      expect(Number(result.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expectErrorShape(result);
+    }
+    expect(await totalCount(idempotentApp.appId)).toBe(before + 1);
+  });
+
+  it('rejects a malformed Idempotency-Key with 400107 and meters nothing', async () => {
+    const before = await totalCount(idempotentApp.appId);
+    for (const key of ['k'.repeat(256), 'clé', 'tab\there']) {
+      const result = await invoke(HIKARI, JSON.stringify(SHORT), {
+        token: idempotentApp.stToken,
+        idempotencyKey: key,
+      });
+      expect({ status: result.status, code: result.body.error_code }).toEqual({
+        status: 400,
+        code: '400107',
+      });
+      expect(String(result.body.message)).toContain('printable ASCII');
+      expectErrorShape(result);
+    }
+    expect(await totalCount(idempotentApp.appId)).toBe(before);
   });
 });
