@@ -96,4 +96,20 @@ describe('arpabetToMorae', () => {
     expect(romaji('S IH1 NG ER0')).toBe('shi n ga');
     expect(romaji('S T AA1 R')).toBe('su ta');
   });
+
+  it('writes long vowels as an extra mora for model v2 (the spec: something like you → … yu u)', () => {
+    const romaji = (pronunciation: string) =>
+      arpabetToMorae(pronunciation, { longVowels: true })
+        .map((m) => m.romaji)
+        .join(' ');
+    expect(['S AH1 M TH IH0 NG', 'L AY1 K', 'Y UW1'].map(romaji).join(' ')).toBe(
+      'sa mu shi n gu ra i ku yu u',
+    );
+    expect(romaji('S T AA1 R')).toBe('su ta a');
+    expect(romaji('AO1 L')).toBe('o o ru');
+    expect(romaji('HH AE1 P IY0')).toBe('ha pi i');
+    expect(romaji('G OW1')).toBe('go o');
+    expect(romaji('S IH1 NG ER0')).toBe('shi n ga a');
+    expect(romaji('IH1 N T UW0')).toBe('i n tsu');
+  });
 });

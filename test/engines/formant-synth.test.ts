@@ -71,7 +71,11 @@ function measureNote(
 }
 
 async function expectNotesOnPitch(singer: SingerPreset, lyrics: string[], bgmIndex: number): Promise<void> {
-  const { samples, sampleRate, arrangement } = await singVocalStem(lyrics, { singer, bgmIndex });
+  const { samples, sampleRate, arrangement } = await singVocalStem(lyrics, {
+    singer,
+    bgmIndex,
+    modelVersion: 'v1',
+  });
   const notes = arrangement.alignment.flat();
   expect(notes.length).toBeGreaterThan(10);
   const distinctPitches = new Set(notes.map((note) => note.midi));
@@ -87,7 +91,7 @@ async function expectNotesOnPitch(singer: SingerPreset, lyrics: string[], bgmInd
   }
 }
 
-describe('formant singer pitch (independent check with pitchy)', () => {
+describe('model v1 formant singer pitch (independent check with pitchy)', () => {
   it('sings each of hikari’s syllables on its note (Twinkle, +5 semitones)', async () => {
     await expectNotesOnPitch(SINGERS.hikari, ['something like you', 'all about you'], 0);
   });
@@ -97,8 +101,9 @@ describe('formant singer pitch (independent check with pitchy)', () => {
   });
 
   it('is silent before the first onset and after the last note, and deterministic', async () => {
-    const first = await singVocalStem(['きらきら'], { singer: SINGERS.hikari, sampleRate: 24_000 });
-    const second = await singVocalStem(['きらきら'], { singer: SINGERS.hikari, sampleRate: 24_000 });
+    const options = { singer: SINGERS.hikari, sampleRate: 24_000, modelVersion: 'v1' };
+    const first = await singVocalStem(['きらきら'], options);
+    const second = await singVocalStem(['きらきら'], options);
     expect(Buffer.from(first.samples.buffer).equals(Buffer.from(second.samples.buffer))).toBe(true);
     const notes = first.arrangement.alignment.flat();
     const end = Math.max(...notes.map((n) => n.start + n.duration));

@@ -72,14 +72,14 @@ describe('lyrics-swap engine with hikari', () => {
   it('describes itself', () => {
     expect(engine.kind).toBe('lyrics-swap');
     expect(engine.singer.id).toBe('hikari');
-    expect(engine.modelVersions).toEqual(['v1']);
+    expect(engine.modelVersions).toEqual(['v1', 'v2']);
   });
 
   it('has a strict request schema with defaults and descriptions', () => {
     const validate = new Ajv({ useDefaults: true, strict: true }).compile(engine.requestSchema);
     const body: Record<string, unknown> = { lyrics: ['あ'] };
     expect(validate(body)).toBe(true);
-    expect(body).toEqual({ lyrics: ['あ'], bgm_index: 0, model_version: 'v1' });
+    expect(body).toEqual({ lyrics: ['あ'], bgm_index: 0, model_version: 'v2' });
     expect(validate({ lyrics: ['a'], extra: 1 })).toBe(false);
     expect(validate({ lyrics: [] })).toBe(false);
     expect(validate({ lyrics: ['a'.repeat(201)] })).toBe(false);
@@ -179,15 +179,15 @@ describe('lyrics-swap engine errors', () => {
   it('refuses an unknown model_version, naming the available ones', async () => {
     const error = await runError(engine, { ...EXAMPLE, model_version: 'v9' });
     expect(error.code).toBe('unsupportedOption');
-    expect(error.message).toBe('model_version "v9" is not available for this engine; use one of: v1');
+    expect(error.message).toBe('model_version "v9" is not available for this engine; use one of: v1, v2');
   });
 
   it('refuses an unknown bgm_index, naming the valid range and the songs', async () => {
     const error = await runError(engine, { ...EXAMPLE, bgm_index: 7 });
     expect(error.code).toBe('unsupportedOption');
-    expect(error.message).toContain('use 0–1');
+    expect(error.message).toContain('use 0–4');
     expect(error.message).toContain('Twinkle Twinkle Little Star');
-    expect(error.message).toContain('Ode to Joy');
+    expect(error.message).toContain('Frère Jacques');
   });
 
   it('refuses more lines than the song has phrases, stating the phrase count', async () => {

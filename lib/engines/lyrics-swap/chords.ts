@@ -35,13 +35,14 @@ export function parseChord(symbol: string): Chord | undefined {
 }
 
 /**
- * Name of a key (major-key tonic given as a chord symbol root) after transposition.
- * @param key - e.g. `D`, `F#`, `Bb`
+ * Name of a key (its tonic as a chord symbol: `D` major, `Am` minor) after transposition.
+ * @param key - e.g. `D`, `F#`, `Bb`, `Am`
  * @param semitones - transposition, may be negative
- * @returns e.g. `A` for `D` + 7; the input unchanged if it cannot be parsed
+ * @returns e.g. `A` for `D` + 7, `Cm` for `Am` + 3; the input unchanged if it cannot be parsed
  */
 export function transposeKeyName(key: string, semitones: number): string {
   const chord = parseChord(key);
   if (chord === undefined) return key;
-  return PITCH_NAMES[(((chord.root + semitones) % 12) + 12) % 12] ?? key;
+  const name = PITCH_NAMES[(((chord.root + semitones) % 12) + 12) % 12];
+  return name === undefined ? key : `${name}${key.endsWith('m') ? 'm' : ''}`;
 }

@@ -76,24 +76,63 @@ function mora(romaji: string): Mora {
 }
 
 /**
+ * Whether katakana writes this vowel long (with ー), the way loanwords are spelled: ER always (スター,
+ * ネバー), stressed AO/OW/UW (オール, ゴー, ユー), IY when stressed or word-final (シー, ハッピー), AA
+ * before R (スター).
+ */
+function isLongInKatakana(vowel: string, stress: string, next: string | undefined): boolean {
+  const stressed = stress === '1' || stress === '2';
+  switch (vowel) {
+    case 'ER':
+      return true;
+    case 'AO':
+    case 'OW':
+    case 'UW':
+      return stressed;
+    case 'IY':
+      return stressed || next === undefined;
+    case 'AA':
+      return next === 'R';
+    default:
+      return false;
+  }
+}
+
+/** Options of {@link arpabetToMorae}. */
+export interface MoraOptions {
+  /**
+   * Write long vowels as an extra mora, as katakana does (you → ユー → `yu u`; the spec's example
+   * `something like you` → `sa mu shi n gu ra i ku yu u`). Model v1 sang them short (default false).
+   */
+  readonly longVowels?: boolean;
+}
+
+/**
  * Approximates an English pronunciation as Japanese morae.
  * @param pronunciation - ARPAbet, e.g. `S AH1 M TH IH0 NG`
  * @returns morae, e.g. sa mu shi n gu
  */
-export function arpabetToMorae(pronunciation: string): Mora[] {
-  const phones = pronunciation
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((phone) => phone.replace(/\d$/, ''));
+export function arpabetToMorae(pronunciation: string, options: MoraOptions = {}): Mora[] {
+  const raw = pronunciation.trim().split(/\s+/).filter(Boolean);
+  const phones = raw.map((phone) => phone.replace(/\d$/, ''));
   const morae: Mora[] = [];
   let i = 0;
+  // A vowel that follows a consonant is consumed with it; its long mark is added here as well.
+  const addLong = (index: number): void => {
+    const vowel = phones[index] ?? '';
+    const single = VOWELS[vowel];
+    if (options.longVowels !== true || single === undefined || single.length !== 1) return;
+    if (isLongInKatakana(vowel, (raw[index] ?? '').slice(-1), phones[index + 1])) {
+      morae.push(mora(single[0] ?? 'a'));
+    }
+  };
   while (i < phones.length) {
     const phone = phones[i] ?? '';
     const next = phones[i + 1];
     const vowels = VOWELS[phone];
     if (vowels !== undefined) {
       for (const vowel of vowels) morae.push(mora(vowel));
+      addLong(i);
       i += 1;
       continue;
     }
@@ -115,6 +154,7 @@ export function arpabetToMorae(pronunciation: string): Mora[] {
       const [first, ...rest] = nextVowels;
       morae.push(mora(syllable(row, first ?? 'a')));
       for (const vowel of rest) morae.push(mora(vowel));
+      addLong(i + 1);
       i += 2;
       continue;
     }

@@ -9,11 +9,14 @@ export {
   LYRICS_SWAP_REQUEST_SCHEMA,
   type LyricsSwapEngine,
   type LyricsSwapEngineOptions,
+  type LyricsSwapRender,
   type LyricsSwapRequest,
+  lyricsSwapRequestSchema,
+  NEWEST_MODEL_VERSION,
   renderVocalStem,
   singVocalStem,
   VOICE_MODELS,
   type VoiceModel,
 } from './lyrics-swap-engine';
-export { SINGERS, type SingerPreset, type VibratoSettings } from './singers';
+export { SINGERS, type SingerLanguage, type SingerPreset, type VibratoSettings } from './singers';
 export { builtInSongs, type SongScore } from './songs';

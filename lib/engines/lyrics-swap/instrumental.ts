@@ -1,9 +1,10 @@
 /**
  * The instrumental, generated from the song's chords at the song's tempo and transposition: a soft bass
- * on the chord roots, a sustained pad under the voice, and plucked chord tones on the beats
- * (engine-design §6: no audio assets, so it cannot drift from the melody).
+ * on the chord roots, a sustained pad under the voice, plucked chord tones on the beats and, for model
+ * v2, light percussion (engine-design §6: no audio assets, so it cannot drift from the melody).
  */
 import { parseChord } from './chords';
+import { addPercussion } from './percussion';
 import { phraseBeats, type SongScore } from './songs';
 
 /** What to accompany. */
@@ -22,6 +23,14 @@ export interface InstrumentalInput {
   readonly sampleRate: number;
   /** Samples to render. */
   readonly length: number;
+  /** Add light percussion (kick, brushed snare, hi-hat), with this noise seed; none when undefined. */
+  readonly percussionSeed?: number | undefined;
+  /**
+   * Render the pitched parts at a reduced rate and interpolate linearly to the full rate (model v2):
+   * plucks (partials below ≈4 kHz) at half the rate, pad and bass (below ≈1.2 kHz) at a quarter; the
+   * interpolation images lie above 18 kHz and 9.8 kHz respectively, ≥ 40 dB under their partials.
+   */
+  readonly halfRateTones?: boolean | undefined;
 }
 
 /** Stereo instrumental, samples roughly within ±1 before mixing. */
@@ -46,19 +55,12 @@ interface Tone {
   readonly pan: readonly [number, number];
   /** Detune of the right channel against the left, cents. */
   readonly spreadCents: number;
+  /** Pad and bass: all partials below ≈1.2 kHz (rendered at a quarter of the rate when allowed). */
+  readonly low?: boolean;
 }
 
 function midiToHz(midi: number): number {
   return 440 * 2 ** ((midi - 69) / 12);
-}
-
-interface Oscillator {
-  /** Recurrence factor 2·cos(ω). */
-  readonly k: number;
-  y1: number;
-  y2: number;
-  readonly toLeft: number;
-  readonly toRight: number;
 }
 
 /** Adds one tone to the buffers; partials run as sine recurrences (no per-sample trigonometry). */
@@ -68,20 +70,26 @@ function addTone(tone: Tone, out: StereoBuffer, sampleRate: number): void {
   if (last <= first) return;
   // Without detune one oscillator bank feeds both channels; with it, each channel has its own.
   const banks = tone.spreadCents === 0 ? [0] : [-tone.spreadCents / 2, tone.spreadCents / 2];
-  const oscillators: Oscillator[] = [];
+  // Oscillator state in typed arrays (recurrence factor 2·cos ω, the last two outputs, channel gains).
+  const count = banks.length * tone.partials.length;
+  const factor = new Float64Array(count);
+  const y1 = new Float64Array(count);
+  const y2 = new Float64Array(count);
+  const toLeft = new Float64Array(count);
+  const toRight = new Float64Array(count);
+  let oscillators = 0;
   banks.forEach((cents, bank) => {
     const base = midiToHz(tone.midi) * 2 ** (cents / 1200);
     tone.partials.forEach((amplitude, index) => {
       const frequency = base * (index + 1);
       if (frequency >= 0.45 * sampleRate) return;
       const w = (2 * Math.PI * frequency) / sampleRate;
-      oscillators.push({
-        k: 2 * Math.cos(w),
-        y1: Math.sin(-w),
-        y2: Math.sin(-2 * w),
-        toLeft: banks.length === 1 || bank === 0 ? amplitude * tone.pan[0] : 0,
-        toRight: banks.length === 1 || bank === 1 ? amplitude * tone.pan[1] : 0,
-      });
+      factor[oscillators] = 2 * Math.cos(w);
+      y1[oscillators] = Math.sin(-w);
+      y2[oscillators] = Math.sin(-2 * w);
+      toLeft[oscillators] = banks.length === 1 || bank === 0 ? amplitude * tone.pan[0] : 0;
+      toRight[oscillators] = banks.length === 1 || bank === 1 ? amplitude * tone.pan[1] : 0;
+      oscillators += 1;
     });
   });
   const attackSamples = Math.max(1, tone.attack * sampleRate);
@@ -89,6 +97,8 @@ function addTone(tone: Tone, out: StereoBuffer, sampleRate: number): void {
   const startSample = tone.start * sampleRate;
   const releaseStart = tone.end * sampleRate;
   const releaseSamples = Math.max(1, tone.release * sampleRate);
+  const outLeft = out.left;
+  const outRight = out.right;
   let decay = tone.gain;
   for (let n = first; n < last; n += 1) {
     const sinceStart = n - startSample;
@@ -98,15 +108,27 @@ function addTone(tone: Tone, out: StereoBuffer, sampleRate: number): void {
     decay *= decayFactor;
     let left = 0;
     let right = 0;
-    for (const oscillator of oscillators) {
-      const y = oscillator.k * oscillator.y1 - oscillator.y2;
-      oscillator.y2 = oscillator.y1;
-      oscillator.y1 = y;
-      left += y * oscillator.toLeft;
-      right += y * oscillator.toRight;
+    for (let o = 0; o < oscillators; o += 1) {
+      const y = (factor[o] ?? 0) * (y1[o] ?? 0) - (y2[o] ?? 0);
+      y2[o] = y1[o] ?? 0;
+      y1[o] = y;
+      left += y * (toLeft[o] ?? 0);
+      right += y * (toRight[o] ?? 0);
     }
-    out.left[n] = (out.left[n] ?? 0) + left * envelope;
-    out.right[n] = (out.right[n] ?? 0) + right * envelope;
+    outLeft[n] = (outLeft[n] ?? 0) + left * envelope;
+    outRight[n] = (outRight[n] ?? 0) + right * envelope;
+  }
+}
+
+/** Adds `reduced` (at 1/`factor` of the rate) to `out`, linearly interpolated. */
+function addInterpolated(out: StereoBuffer, reduced: StereoBuffer, factor: number): void {
+  for (let n = 0; n < out.left.length; n += 1) {
+    const i = Math.floor(n / factor);
+    const frac = (n - i * factor) / factor;
+    const l0 = reduced.left[i] ?? 0;
+    const r0 = reduced.right[i] ?? 0;
+    out.left[n] = (out.left[n] ?? 0) + l0 + frac * ((reduced.left[i + 1] ?? 0) - l0);
+    out.right[n] = (out.right[n] ?? 0) + r0 + frac * ((reduced.right[i + 1] ?? 0) - r0);
   }
 }
 
@@ -155,6 +177,7 @@ export function renderInstrumental(input: InstrumentalInput): StereoBuffer {
           gain: 0.1,
           pan: [0.8 - 0.3 * spread, 0.8 + 0.3 * spread],
           spreadCents: 0,
+          low: true,
         });
       });
       // Bass: the root on the chord change and every half bar.
@@ -173,6 +196,7 @@ export function renderInstrumental(input: InstrumentalInput): StereoBuffer {
           gain: 0.45,
           pan: [0.9, 0.9],
           spreadCents: 0,
+          low: true,
         });
       }
       // Plucked chord tones on every beat, cycling root – third – fifth – octave.
@@ -199,6 +223,29 @@ export function renderInstrumental(input: InstrumentalInput): StereoBuffer {
     }
     chordStart += beats;
   }
-  for (const tone of tones) addTone(tone, out, sampleRate);
+  if (input.halfRateTones === true) {
+    for (const factor of [2, 4]) {
+      const reduced: StereoBuffer = {
+        left: new Float32Array(Math.ceil(input.length / factor) + 1),
+        right: new Float32Array(Math.ceil(input.length / factor) + 1),
+      };
+      for (const tone of tones)
+        if ((tone.low === true) === (factor === 4)) addTone(tone, reduced, sampleRate / factor);
+      addInterpolated(out, reduced, factor);
+    }
+  } else {
+    for (const tone of tones) addTone(tone, out, sampleRate);
+  }
+  if (input.percussionSeed !== undefined) {
+    addPercussion(out, {
+      startSeconds: input.startSeconds,
+      secondsPerBeat,
+      beatsPerBar: bar,
+      pickupBeats: song.pickup,
+      endBeat,
+      sampleRate,
+      seed: input.percussionSeed,
+    });
+  }
   return out;
 }

@@ -4,7 +4,7 @@
  * (english-to-morae.ts).
  */
 import { analyseEnglishWord, type Pronouncer } from './english-syllables';
-import { arpabetToMorae } from './english-to-morae';
+import { arpabetToMorae, type MoraOptions } from './english-to-morae';
 import { isReadableKana, katakanaToMorae, type Mora, moraLabel, toKatakana } from './kana-morae';
 import type { KanjiReader } from './kuromoji-reader';
 import { classifyCharacter, splitWords } from './lyrics-characters';
@@ -126,17 +126,22 @@ async function piecesWithKanji(
  * @param text - the line, NFKC-normalised
  * @param services - kuromoji (called only when the line has kanji) and the CMU dictionary (called only
  *   when the line has Latin words)
+ * @param options - how English words become morae (long vowels or not)
  * @returns labels such as `a shi ta he n o mi chi` (n-row split per api-notes A), the sung syllables,
  *   and the characters that cannot be sung
  */
 export async function analyseJapaneseLine(
   text: string,
   services: JapaneseLineServices,
+  options: MoraOptions = {},
 ): Promise<JapaneseLine> {
   const unsupported: string[] = [];
   addUnique(
     unsupported,
-    [...text].filter((char) => classifyCharacter(char) === 'unsupported'),
+    [...text].filter((char) => {
+      const kind = classifyCharacter(char);
+      return kind === 'unsupported' || kind === 'hangul';
+    }),
   );
   const hasKanji = [...text].some((char) => classifyCharacter(char) === 'kanji');
   const pieces = hasKanji
@@ -152,7 +157,7 @@ export async function analyseJapaneseLine(
       continue;
     }
     pronounce ??= await services.pronouncer();
-    morae.push(...arpabetToMorae(analyseEnglishWord(piece.text, pronounce).pronunciation));
+    morae.push(...arpabetToMorae(analyseEnglishWord(piece.text, pronounce).pronunciation, options));
   }
   return { morae, labels: morae.map(moraLabel), syllables: moraeToSyllables(morae), unsupported };
 }

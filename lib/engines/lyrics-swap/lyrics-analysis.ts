@@ -4,7 +4,9 @@
  */
 import { ValidationError } from '../../errors';
 import { analyseEnglishWord, englishSungSyllables, type Pronouncer } from './english-syllables';
+import type { MoraOptions } from './english-to-morae';
 import { analyseJapaneseLine } from './japanese-syllables';
+import { analyseKoreanLine } from './korean-syllables';
 import type { KanjiReader } from './kuromoji-reader';
 import { classifyCharacter, normaliseLyric, splitWords } from './lyrics-characters';
 import type { SingerPreset } from './singers';
@@ -20,9 +22,14 @@ export interface LyricsServices {
 
 /** What the singer accepts, for error messages. */
 export function allowedText(singer: SingerPreset): string {
-  return singer.language === 'ja'
-    ? `${singer.displayName} sings Japanese (hiragana, katakana, kanji that have a dictionary reading) and English words in the letters a–z; spaces and punctuation are ignored; write numbers as words.`
-    : `${singer.displayName} sings English words in the letters a–z (apostrophes allowed); spaces and punctuation are ignored; write numbers as words.`;
+  switch (singer.language) {
+    case 'ja':
+      return `${singer.displayName} sings Japanese (hiragana, katakana, kanji that have a dictionary reading) and English words in the letters a–z; spaces and punctuation are ignored; write numbers as words.`;
+    case 'ko':
+      return `${singer.displayName} sings Korean written in Hangul syllables (가–힣); spaces and punctuation are ignored; write numbers and foreign words in Hangul.`;
+    default:
+      return `${singer.displayName} sings English words in the letters a–z (apostrophes allowed); spaces and punctuation are ignored; write numbers as words.`;
+  }
 }
 
 /** Analyses one English line for an English singer. */
@@ -54,9 +61,26 @@ function quoted(chars: readonly string[]): string {
     .join(', ');
 }
 
+async function analyseLine(
+  text: string,
+  singer: SingerPreset,
+  services: LyricsServices,
+  options: MoraOptions,
+): Promise<SyllabifiedLine & { unsupported: readonly string[] }> {
+  switch (singer.language) {
+    case 'ja':
+      return analyseJapaneseLine(text, services, options);
+    case 'ko':
+      return analyseKoreanLine(text);
+    default:
+      return analyseEnglishLine(text, services);
+  }
+}
+
 /**
  * Labels and sung syllables of every line, in order.
  * @param lines - the request's lyric lines (untrimmed)
+ * @param options - text rules of the voice model (English words as Japanese morae with or without long vowels)
  * @throws ValidationError `unsupportedLyrics` naming the line number and the characters when a line has
  *   characters the singer cannot sing, or no singable syllable at all
  */
@@ -64,14 +88,12 @@ export async function analyseLyrics(
   lines: readonly string[],
   singer: SingerPreset,
   services: LyricsServices,
+  options: MoraOptions = {},
 ): Promise<SyllabifiedLine[]> {
   const result: SyllabifiedLine[] = [];
   for (const [index, raw] of lines.entries()) {
     const text = normaliseLyric(raw);
-    const line =
-      singer.language === 'ja'
-        ? await analyseJapaneseLine(text, services)
-        : await analyseEnglishLine(text, services);
+    const line = await analyseLine(text, singer, services, options);
     if (line.unsupported.length > 0) {
       throw new ValidationError(
         'unsupportedLyrics',

@@ -8,15 +8,13 @@ import type { Engine, EngineOutput, EngineRunContext, JsonSchema } from '../engi
 import { type AlignedNote, alignPhrase, MIN_PIECE_SECONDS, phraseCapacity } from './alignment';
 import { transposeKeyName } from './chords';
 import { loadCmuDictionary } from './english-syllables';
-import { renderFormantVocal } from './formant-synth';
-import { renderInstrumental } from './instrumental';
+import type { MoraOptions } from './english-to-morae';
 import { createKuromojiReader } from './kuromoji-reader';
 import { analyseLyrics, type LyricsServices } from './lyrics-analysis';
-import { mixToPcm } from './mix';
-import { type PerformancePlan, planPerformance } from './performance-plan';
 import type { SingerPreset } from './singers';
 import { builtInSongs, phraseBeats, type SongScore, transposition } from './songs';
 import { labelLine, type SyllabifiedLine } from './syllable';
+import { modelsFor, VOICE_MODELS, type VoiceModel } from './voice-models';
 import { chooseWavFormat, encodeWav, frameCount, type WavFormat, wavDataUrl } from './wav-format';
 
 /** Silence (and instrumental-free time) before the song's first beat, seconds: room for onsets. */
@@ -28,18 +26,10 @@ export const MAX_LINES = 32;
 /** Longest line, characters (the schema's `maxLength`). */
 export const MAX_LINE_CHARS = 200;
 
-/** A voice: one `model_version`. v2 (Klatt singer) slots in as another entry. */
-export interface VoiceModel {
-  readonly version: string;
-  /**
-   * Renders the vocal stem.
-   * @param length - samples to produce at `sampleRate`
-   */
-  render(plan: PerformancePlan, singer: SingerPreset, sampleRate: number, length: number): Float32Array;
-}
+export { VOICE_MODELS, type VoiceModel };
 
-/** The voice models, newest last. */
-export const VOICE_MODELS: readonly VoiceModel[] = [{ version: 'v1', render: renderFormantVocal }];
+/** The newest model version, the default of `model_version`. */
+export const NEWEST_MODEL_VERSION: string = VOICE_MODELS.at(-1)?.version ?? 'v1';
 
 /** The engine's request after schema validation. */
 export interface LyricsSwapRequest {
@@ -57,11 +47,25 @@ export interface LyricsSwapEngineOptions {
   readonly songs?: readonly SongScore[] | undefined;
 }
 
+/** What {@link LyricsSwapEngine.render} returns: the engine output plus the audio, for tools. */
+export interface LyricsSwapRender {
+  readonly output: EngineOutput;
+  /** The mix's WAV file bytes (the data URL's content). */
+  readonly mixWav: Uint8Array;
+  /** The vocal alone at its mix gain, mono 16-bit WAV bytes on the same timeline. */
+  readonly vocalWav: Uint8Array;
+}
+
 /** A lyrics-swap engine bound to one singer. */
 export type LyricsSwapEngine = Engine & {
   readonly singer: SingerPreset;
-  /** Accepted `model_version` values, oldest first. */
+  /** Accepted `model_version` values, oldest first; the last is the default. */
   readonly modelVersions: readonly string[];
+  /**
+   * Runs like `run` and also returns the mix and the vocal stem as WAV bytes (the render command).
+   * @throws as `run`
+   */
+  render(input: Readonly<Record<string, unknown>>, context: EngineRunContext): Promise<LyricsSwapRender>;
 };
 
 /** Lyrics placed on a song: everything decided before any audio is rendered. */
@@ -82,35 +86,52 @@ export interface Arrangement {
   readonly mixSeconds: number;
 }
 
-/** JSON Schema of the request body (Ajv, draft-07). */
-export const LYRICS_SWAP_REQUEST_SCHEMA: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['lyrics'],
-  properties: {
-    lyrics: {
-      description:
-        'Lyric lines, one sentence per element; line i is sung on phrase i of the song. Japanese singers read kana, kanji and English words; English singers read English words.',
-      type: 'array',
-      minItems: 1,
-      maxItems: MAX_LINES,
-      items: { type: 'string', minLength: 1, maxLength: MAX_LINE_CHARS },
+/**
+ * JSON Schema of the request body (Ajv, draft-07) for an engine whose models are `versions` (oldest
+ * first); `model_version` defaults to the newest.
+ */
+export function lyricsSwapRequestSchema(versions: readonly string[]): JsonSchema {
+  const newest = versions.at(-1) ?? NEWEST_MODEL_VERSION;
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['lyrics'],
+    properties: {
+      lyrics: {
+        description:
+          'Lyric lines, one sentence per element; line i is sung on phrase i of the song. Japanese singers read kana, kanji and English words; English singers read English words; Korean singers read Hangul.',
+        type: 'array',
+        minItems: 1,
+        maxItems: MAX_LINES,
+        items: { type: 'string', minLength: 1, maxLength: MAX_LINE_CHARS },
+      },
+      bgm_index: {
+        description: `Which built-in song to sing on: ${builtInSongs()
+          .map((song, index) => `${index} = ${song.title}`)
+          .join(', ')}.`,
+        type: 'integer',
+        minimum: 0,
+        default: 0,
+      },
+      model_version: {
+        description: `Voice model version, default the newest ("${newest}"): ${VOICE_MODELS.filter((model) =>
+          versions.includes(model.version),
+        )
+          .map((model) => `"${model.version}" = ${model.description}`)
+          .join('; ')}.`,
+        type: 'string',
+        minLength: 1,
+        maxLength: 32,
+        default: newest,
+      },
     },
-    bgm_index: {
-      description: 'Which built-in song to sing on: 0 = Twinkle Twinkle Little Star, 1 = Ode to Joy.',
-      type: 'integer',
-      minimum: 0,
-      default: 0,
-    },
-    model_version: {
-      description: 'Voice model version; "v1" is the rule-based formant singer.',
-      type: 'string',
-      minLength: 1,
-      maxLength: 32,
-      default: 'v1',
-    },
-  },
-};
+  };
+}
+
+/** The request schema of an engine that offers every model (`model_version` defaults to the newest). */
+export const LYRICS_SWAP_REQUEST_SCHEMA: JsonSchema = lyricsSwapRequestSchema(
+  VOICE_MODELS.map((model) => model.version),
+);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -118,13 +139,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Narrows a validated body (defaults applied by the caller; applied here too when missing).
+ * @param defaultVersion - `model_version` when the body has none (the engine's newest)
  * @throws ValidationError `invalidEngineInput` when the body does not have the schema's shape
  */
-export function parseLyricsSwapRequest(input: unknown): LyricsSwapRequest {
+export function parseLyricsSwapRequest(
+  input: unknown,
+  defaultVersion = NEWEST_MODEL_VERSION,
+): LyricsSwapRequest {
   const body = isRecord(input) ? input : undefined;
   const lyrics = body?.lyrics;
   const bgmIndex = body?.bgm_index ?? 0;
-  const modelVersion = body?.model_version ?? 'v1';
+  const modelVersion = body?.model_version ?? defaultVersion;
   if (
     !Array.isArray(lyrics) ||
     lyrics.length === 0 ||
@@ -164,11 +189,16 @@ export function songForIndex(index: number, songs: readonly SongScore[] = builtI
   return song;
 }
 
-/** The voice model of a `model_version`. @throws ValidationError `unsupportedOption` listing the versions */
-export function voiceModel(version: string): VoiceModel {
-  const model = VOICE_MODELS.find((candidate) => candidate.version === version);
+/**
+ * The voice model of a `model_version`.
+ * @param singer - when given, only the models that sing the singer's language are accepted
+ * @throws ValidationError `unsupportedOption` listing the versions available
+ */
+export function voiceModel(version: string, singer?: SingerPreset): VoiceModel {
+  const models = singer === undefined ? [...VOICE_MODELS] : modelsFor(singer);
+  const model = models.find((candidate) => candidate.version === version);
   if (model === undefined) {
-    const versions = VOICE_MODELS.map((m) => m.version);
+    const versions = models.map((m) => m.version);
     throw new ValidationError(
       'unsupportedOption',
       `model_version "${version.slice(0, 40)}" is not available for this engine; use one of: ${versions.join(', ')}`,
@@ -184,6 +214,8 @@ export interface ArrangeContext {
   readonly services: LyricsServices;
   /** Songs by `bgm_index`; default the built-in songs. */
   readonly songs?: readonly SongScore[] | undefined;
+  /** The voice model's text rules (English words as morae); default those of the newest model. */
+  readonly moraOptions?: MoraOptions | undefined;
 }
 
 /**
@@ -208,7 +240,8 @@ export async function arrangeLyrics(
     );
   }
   let clock = performance.now();
-  const lines = await analyseLyrics(lyrics, singer, services);
+  const moraOptions = context.moraOptions ?? VOICE_MODELS.at(-1)?.moraOptions ?? {};
+  const lines = await analyseLyrics(lyrics, singer, services, moraOptions);
   if (timings !== undefined) timings.labels = performance.now() - clock;
   clock = performance.now();
 
@@ -261,28 +294,31 @@ export async function arrangeLyrics(
 
 /**
  * Renders the vocal stem of an arrangement (no instrumental, not normalised).
+ * @param model - the voice model (default: the newest)
  * @returns mono samples covering the whole mix timeline (`frameCount(mixSeconds, sampleRate)`)
  */
 export function renderVocalStem(
   arrangement: Arrangement,
   singer: SingerPreset,
   sampleRate: number,
-  model: VoiceModel = voiceModel('v1'),
+  model: VoiceModel = voiceModel(NEWEST_MODEL_VERSION),
 ): Float32Array {
-  const plan = planPerformance(
+  return model.renderVocal(
     arrangement.lines.map((line, index) => ({
       syllables: line.syllables,
       notes: arrangement.alignment[index] ?? [],
     })),
     singer,
+    sampleRate,
+    frameCount(arrangement.mixSeconds, sampleRate),
   );
-  return model.render(plan, singer, sampleRate, frameCount(arrangement.mixSeconds, sampleRate));
 }
 
 /**
  * Sings lyrics without the instrumental: the lower-level entry for tests and tools.
+ * @param options.modelVersion - voice model (default: the newest the singer supports)
  * @returns the vocal samples, their rate and the alignment (seconds on the same timeline)
- * @throws ValidationError as {@link arrangeLyrics}
+ * @throws ValidationError as {@link arrangeLyrics} and {@link voiceModel}
  */
 export async function singVocalStem(
   lyrics: readonly string[],
@@ -292,6 +328,7 @@ export async function singVocalStem(
     sampleRate?: number;
     kuromojiDictDir?: string;
     songs?: readonly SongScore[];
+    modelVersion?: string;
   },
 ): Promise<{ samples: Float32Array; sampleRate: number; arrangement: Arrangement }> {
   const sampleRate = options.sampleRate ?? 44_100;
@@ -299,16 +336,35 @@ export async function singVocalStem(
     readKanji: createKuromojiReader(options.kuromojiDictDir),
     pronouncer: loadCmuDictionary,
   };
+  const model = voiceModel(
+    options.modelVersion ?? modelsFor(options.singer).at(-1)?.version ?? NEWEST_MODEL_VERSION,
+    options.singer,
+  );
   const arrangement = await arrangeLyrics(lyrics, options.bgmIndex ?? 0, {
     singer: options.singer,
     services,
     songs: options.songs,
+    moraOptions: model.moraOptions,
   });
-  return { samples: renderVocalStem(arrangement, options.singer, sampleRate), sampleRate, arrangement };
+  return {
+    samples: renderVocalStem(arrangement, options.singer, sampleRate, model),
+    sampleRate,
+    arrangement,
+  };
 }
 
-function singerRef(singer: SingerPreset): Record<string, string> {
-  return { id: singer.id, name: singer.displayName, language: singer.language, voice: singer.voice };
+function singerRef(singer: SingerPreset): Record<string, unknown> {
+  return {
+    id: singer.id,
+    name: singer.displayName,
+    language: singer.language,
+    voice: singer.voice,
+    range_midi: [...singer.rangeMidi],
+  };
+}
+
+function monoWav(pcm: Int16Array, sampleRate: number): Uint8Array {
+  return encodeWav([pcm], sampleRate);
 }
 
 /**
@@ -323,90 +379,124 @@ export function createLyricsSwapEngine(options: LyricsSwapEngineOptions): Lyrics
     readKanji: createKuromojiReader(options.kuromojiDictDir),
     pronouncer: loadCmuDictionary,
   };
-  return {
-    kind: 'lyrics-swap',
-    singer,
-    modelVersions: VOICE_MODELS.map((model) => model.version),
-    requestSchema: LYRICS_SWAP_REQUEST_SCHEMA,
-    async run(input: Readonly<Record<string, unknown>>, context: EngineRunContext): Promise<EngineOutput> {
-      const request = parseLyricsSwapRequest(input);
-      const model = voiceModel(request.modelVersion);
-      const timings = { labels: 0, alignment: 0, synthesis: 0, mix: 0, encode: 0 };
-      const arrangement = await arrangeLyrics(
-        request.lyrics,
-        request.bgmIndex,
-        { singer, services, songs: options.songs },
-        timings,
-      );
-      const format: WavFormat = chooseWavFormat(arrangement.mixSeconds);
+  const modelVersions = modelsFor(singer).map((model) => model.version);
+  const defaultVersion = modelVersions.at(-1) ?? NEWEST_MODEL_VERSION;
 
-      let clock = performance.now();
-      const vocal = renderVocalStem(arrangement, singer, format.sampleRate, model);
-      timings.synthesis = performance.now() - clock;
+  async function execute(
+    input: Readonly<Record<string, unknown>>,
+    context: EngineRunContext,
+    withStems: boolean,
+  ): Promise<{ output: EngineOutput; wav: Uint8Array; vocal: Int16Array | undefined; format: WavFormat }> {
+    const request = parseLyricsSwapRequest(input, defaultVersion);
+    const model = voiceModel(request.modelVersion, singer);
+    const timings = { labels: 0, alignment: 0, synthesis: 0, mix: 0, encode: 0 };
+    const arrangement = await arrangeLyrics(
+      request.lyrics,
+      request.bgmIndex,
+      { singer, services, songs: options.songs, moraOptions: model.moraOptions },
+      timings,
+    );
+    const format: WavFormat = chooseWavFormat(arrangement.mixSeconds);
 
-      clock = performance.now();
-      const instrumental = renderInstrumental({
+    let clock = performance.now();
+    const vocal = renderVocalStem(arrangement, singer, format.sampleRate, model);
+    timings.synthesis = performance.now() - clock;
+
+    clock = performance.now();
+    const mixed = model.mix(
+      vocal,
+      {
         song: arrangement.song,
         transpose: arrangement.transpose,
         startSeconds: LEAD_IN_SECONDS,
         endBeat: arrangement.endBeat,
         tailSeconds: TAIL_SECONDS,
         vocalLowMidi: Math.min(...arrangement.alignment.flat().map((note) => note.midi)),
-        sampleRate: format.sampleRate,
-        length: vocal.length,
-      });
-      const pcm = mixToPcm(vocal, instrumental, format.channels, format.sampleRate);
-      timings.mix = performance.now() - clock;
+      },
+      singer,
+      format,
+      withStems,
+    );
+    timings.mix = performance.now() - clock;
 
-      clock = performance.now();
-      const wav = encodeWav(pcm, format.sampleRate);
-      const dataUrl = wavDataUrl(wav);
-      timings.encode = performance.now() - clock;
+    clock = performance.now();
+    const wav = encodeWav(mixed.channels, format.sampleRate);
+    const dataUrl = wavDataUrl(wav);
+    timings.encode = performance.now() - clock;
 
-      const duration = round(arrangement.sungEnd - arrangement.sungStart, 2);
-      const { song } = arrangement;
+    const duration = round(arrangement.sungEnd - arrangement.sungStart, 2);
+    const { song } = arrangement;
+    const loudness = mixed.loudness;
+    const output: EngineOutput = {
+      result: {
+        code: '0000',
+        message: 'SUCCESS',
+        duration,
+        lyrics: arrangement.lines.map((line) => labelLine(line.labels)),
+        mix_data_url: dataUrl,
+        uuid: context.uuid,
+      },
+      refs: {
+        engine: 'lyrics-swap',
+        tid: context.tid,
+        singer: singerRef(singer),
+        model_version: model.version,
+        song: {
+          index: arrangement.songIndex,
+          id: song.id,
+          title: song.title,
+          tempo_bpm: song.bpm,
+          key: transposeKeyName(song.key, arrangement.transpose),
+          original_key: song.key,
+          transpose_semitones: arrangement.transpose,
+        },
+        alignment: arrangement.alignment.map((line) =>
+          line.map((note) => ({
+            syllable: note.syllable,
+            midi: note.midi,
+            start: round(note.start, 3),
+            duration: round(note.duration, 3),
+          })),
+        ),
+        audio: {
+          sample_rate: format.sampleRate,
+          channels: format.channels,
+          bits_per_sample: format.bitsPerSample,
+          bytes: wav.byteLength,
+          duration_seconds: round(vocal.length / format.sampleRate, 3),
+          ...(loudness === undefined
+            ? {}
+            : {
+                integrated_lufs: round(loudness.integratedLufs, 2),
+                true_peak_dbtp: round(loudness.truePeakDbtp, 2),
+                vocal_over_instrumental_lu: round(loudness.vocalOverInstrumentalLu, 1),
+              }),
+        },
+        timings_ms: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, round(ms, 1)])),
+      },
+      // Billing is floor(durationSeconds): use the rounded value so it matches floor(result.duration).
+      measures: { durationSeconds: duration },
+    };
+    return { output, wav, vocal: mixed.vocal, format };
+  }
+
+  return {
+    kind: 'lyrics-swap',
+    singer,
+    modelVersions,
+    requestSchema: lyricsSwapRequestSchema(modelVersions),
+    async run(input: Readonly<Record<string, unknown>>, context: EngineRunContext): Promise<EngineOutput> {
+      return (await execute(input, context, false)).output;
+    },
+    async render(
+      input: Readonly<Record<string, unknown>>,
+      context: EngineRunContext,
+    ): Promise<LyricsSwapRender> {
+      const { output, wav, vocal, format } = await execute(input, context, true);
       return {
-        result: {
-          code: '0000',
-          message: 'SUCCESS',
-          duration,
-          lyrics: arrangement.lines.map((line) => labelLine(line.labels)),
-          mix_data_url: dataUrl,
-          uuid: context.uuid,
-        },
-        refs: {
-          engine: 'lyrics-swap',
-          tid: context.tid,
-          singer: singerRef(singer),
-          model_version: model.version,
-          song: {
-            index: arrangement.songIndex,
-            id: song.id,
-            title: song.title,
-            tempo_bpm: song.bpm,
-            key: transposeKeyName(song.key, arrangement.transpose),
-            original_key: song.key,
-            transpose_semitones: arrangement.transpose,
-          },
-          alignment: arrangement.alignment.map((line) =>
-            line.map((note) => ({
-              syllable: note.syllable,
-              midi: note.midi,
-              start: round(note.start, 3),
-              duration: round(note.duration, 3),
-            })),
-          ),
-          audio: {
-            sample_rate: format.sampleRate,
-            channels: format.channels,
-            bits_per_sample: format.bitsPerSample,
-            bytes: wav.byteLength,
-            duration_seconds: round(vocal.length / format.sampleRate, 3),
-          },
-          timings_ms: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, round(ms, 1)])),
-        },
-        // Billing is floor(durationSeconds): use the rounded value so it matches floor(result.duration).
-        measures: { durationSeconds: duration },
+        output,
+        mixWav: wav,
+        vocalWav: monoWav(vocal ?? new Int16Array(0), format.sampleRate),
       };
     },
   };

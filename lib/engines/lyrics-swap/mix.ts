@@ -51,10 +51,19 @@ export function activeRms(samples: Float32Array | readonly Float32Array[], sampl
   return active.length === 0 ? 0 : Math.sqrt(active.reduce((a, b) => a + b, 0) / active.length);
 }
 
+/** The gains {@link mixToPcm} applied, for rendering a stem at the same level. */
+export interface MixGains {
+  /** Gain of the instrumental relative to the vocal. */
+  bandGain: number;
+  /** Final scale from the mixed signal to 16-bit values. */
+  scale: number;
+}
+
 /**
  * Mixes and quantises.
  * @param vocal - mono vocal, same length as the instrumental
  * @param channels - 2 = stereo (vocal centred), 1 = mono (instrumental folded down)
+ * @param gains - when given, receives the gains used
  * @returns one Int16Array per channel, peak ≤ `settings.peakDbfs`
  */
 export function mixToPcm(
@@ -63,6 +72,7 @@ export function mixToPcm(
   channels: 1 | 2,
   sampleRate: number,
   settings: MixSettings = DEFAULT_MIX,
+  gains?: MixGains,
 ): Int16Array[] {
   const length = vocal.length;
   const vocalRms = activeRms(vocal, sampleRate);
@@ -98,6 +108,10 @@ export function mixToPcm(
     }
   }
   const scale = peak > 0 ? (10 ** (settings.peakDbfs / 20) * 32767) / peak : 0;
+  if (gains !== undefined) {
+    gains.bandGain = bandGain;
+    gains.scale = scale;
+  }
   return mixed.map((out) => {
     const pcm = new Int16Array(length);
     // Round half up via an offset integer truncation: Math.round into an Int16Array is ≈5× slower.

@@ -18,11 +18,14 @@ export type JapaneseVowel = 'a' | 'i' | 'u' | 'e' | 'o';
 export type EnglishVowel = 'iy' | 'ih' | 'eh' | 'ae' | 'aa' | 'ao' | 'uh' | 'uw' | 'ah' | 'ax' | 'er';
 /** English diphthongs, sung as a glide between two monophthongs. */
 export type Diphthong = 'ey' | 'ay' | 'oy' | 'aw' | 'ow';
+/** Korean vowels beyond a e i o u: ㅓ eo [ʌ] and ㅡ eu [ɯ]. */
+export type KoreanVowel = 'eo' | 'eu';
 /** Any vowel. */
-export type VowelId = JapaneseVowel | EnglishVowel | Diphthong;
+export type VowelId = JapaneseVowel | EnglishVowel | Diphthong | KoreanVowel;
 /**
- * Consonants. `hf` is Japanese ふ [ɸ], `dx` the Japanese flap r, `nn` the moraic nasal ん (sung as a
- * hummed syllable nucleus), `cl` the closure of っ.
+ * Consonants. `hf` is Japanese ふ [ɸ], `dx` the Japanese or Korean flap r, `nn` the moraic nasal ん (sung
+ * as a hummed syllable nucleus), `cl` the closure of っ; `kk tt pp jj ss` are the Korean tense (fortis)
+ * consonants ㄲ ㄸ ㅃ ㅉ ㅆ.
  */
 export type ConsonantId =
   | 'p'
@@ -53,7 +56,12 @@ export type ConsonantId =
   | 'dx'
   | 'w'
   | 'y'
-  | 'cl';
+  | 'cl'
+  | 'kk'
+  | 'tt'
+  | 'pp'
+  | 'jj'
+  | 'ss';
 /** What may carry a syllable's note: a vowel, or the moraic nasal ん. */
 export type NucleusId = VowelId | 'nn';
 /** Voice classes of the formant tables. */
@@ -173,7 +181,11 @@ function isFemale(voice: VoiceType): boolean {
  * @param vowel - a Japanese or English monophthong (diphthongs: use {@link DIPHTHONGS})
  * @returns F1–F5 and B1–B5 in Hz
  */
-export function vowelFormants(vowel: JapaneseVowel | EnglishVowel, voice: VoiceType): FormantSet {
+export function vowelFormants(
+  vowel: JapaneseVowel | EnglishVowel | KoreanVowel,
+  voice: VoiceType,
+): FormantSet {
+  if (vowel === 'eo' || vowel === 'eu') return koreanVowelFormants(vowel, voice);
   if (isJapaneseVowel(vowel)) {
     const base = SUNG_VOWELS[voice][vowel];
     if (vowel !== 'u') return base;
@@ -185,6 +197,34 @@ export function vowelFormants(vowel: JapaneseVowel | EnglishVowel, voice: VoiceT
   const [f1, f2, f3] = isFemale(voice) ? row.women : row.men;
   const upper = ENGLISH_UPPER[voice];
   return set([f1, f2, f3, upper.f[0], upper.f[1]], [row.b[0], row.b[1], row.b[2], upper.b[0], upper.b[1]]);
+}
+
+/**
+ * Korean ㅓ [ʌ] and ㅡ [ɯ] (engine-design §1.6 b, estimates): ㅓ lies between a and o (geometric mean of
+ * their formants), ㅡ is the unrounded high back vowel, sung like Japanese u.
+ */
+function koreanVowelFormants(vowel: KoreanVowel, voice: VoiceType): FormantSet {
+  if (vowel === 'eu') return vowelFormants('u', voice);
+  const a = SUNG_VOWELS[voice].a;
+  const o = SUNG_VOWELS[voice].o;
+  const mean = (i: number, table: 'frequencies' | 'bandwidths'): number =>
+    Math.round(Math.sqrt((a[table][i] ?? 0) * (o[table][i] ?? 0)));
+  return set(
+    [
+      mean(0, 'frequencies'),
+      mean(1, 'frequencies'),
+      mean(2, 'frequencies'),
+      mean(3, 'frequencies'),
+      mean(4, 'frequencies'),
+    ],
+    [
+      mean(0, 'bandwidths'),
+      mean(1, 'bandwidths'),
+      mean(2, 'bandwidths'),
+      mean(3, 'bandwidths'),
+      mean(4, 'bandwidths'),
+    ],
+  );
 }
 
 /** How a consonant is produced. */
@@ -261,6 +301,11 @@ export const CONSONANTS: Readonly<Record<ConsonantId, ConsonantSpec>> = {
   w: c({ kind: 'glide', voiced: true, locus: [290, 610, 2150], bandwidths: [50, 80, 60], voicing: 0.85, onsetSeconds: 0.05, codaSeconds: 0.05 }),
   y: c({ kind: 'glide', voiced: true, locus: [260, 2070, 3020], bandwidths: [40, 250, 500], voicing: 0.85, onsetSeconds: 0.05, codaSeconds: 0.05 }),
   cl: c({ kind: 'closure', voiced: false, locus: [300, 1500, 2500], bandwidths: [100, 100, 150], voicing: 0, onsetSeconds: 0.06, codaSeconds: 0.1 }),
+  kk: c({ kind: 'stop', voiced: false, locus: [300, 1990, 2850], bandwidths: [250, 160, 330], voicing: 0, onsetSeconds: 0.08, codaSeconds: 0.07, noise: { hz: 2300, bandwidthHz: 1200, level: 0.5 } }),
+  tt: c({ kind: 'stop', voiced: false, locus: [400, 1600, 2600], bandwidths: [300, 120, 250], voicing: 0, onsetSeconds: 0.08, codaSeconds: 0.07, noise: { hz: 4200, bandwidthHz: 3000, level: 0.5 } }),
+  pp: c({ kind: 'stop', voiced: false, locus: [400, 1100, 2150], bandwidths: [300, 150, 200], voicing: 0, onsetSeconds: 0.08, codaSeconds: 0.07, noise: { hz: 1100, bandwidthHz: 2500, level: 0.4 } }),
+  jj: c({ kind: 'affricate', voiced: false, locus: [350, 1800, 2820], bandwidths: [200, 90, 300], voicing: 0, onsetSeconds: 0.1, codaSeconds: 0.1, noise: { hz: 3300, bandwidthHz: 2200, level: 0.5 } }),
+  ss: c({ kind: 'fricative', voiced: false, locus: [320, 1390, 2530], bandwidths: [200, 80, 200], voicing: 0, onsetSeconds: 0.13, codaSeconds: 0.11, noise: { hz: 5500, bandwidthHz: 2500, level: 0.6 } }),
 };
 
 /** Women's formants are ≈1.15–1.17× men's (Peterson–Barney ratio, engine-design §1.6 b). */

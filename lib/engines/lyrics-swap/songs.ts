@@ -4,7 +4,10 @@
  */
 import { Ajv } from 'ajv';
 import { parseChord } from './chords';
+import amazingGrace from './songs/amazing-grace.json' with { type: 'json' };
+import frereJacques from './songs/frere-jacques.json' with { type: 'json' };
 import odeToJoy from './songs/ode-to-joy.json' with { type: 'json' };
+import sakura from './songs/sakura.json' with { type: 'json' };
 import twinkle from './songs/twinkle.json' with { type: 'json' };
 
 /** A note: [MIDI number (0 = rest), length in beats]. */
@@ -32,7 +35,7 @@ export interface SongScore {
   readonly bpm: number;
   /** Time signature [beats per bar, beat unit]. */
   readonly time: readonly [number, number];
-  /** Major key as a chord root, e.g. `C`, `D`. */
+  /** Key as a chord symbol root, `m` for minor, e.g. `C`, `D`, `Am`. */
   readonly key: string;
   /** Beats before the first downbeat. */
   readonly pickup: number;
@@ -76,7 +79,7 @@ const SCORE_SCHEMA = {
         { type: 'integer', enum: [2, 4, 8] },
       ],
     },
-    key: { type: 'string', pattern: '^[A-G][#b]?$' },
+    key: { type: 'string', pattern: '^[A-G][#b]?m?$' },
     pickup: { type: 'number', minimum: 0 },
     range: {
       type: 'array',
@@ -191,7 +194,7 @@ export function parseSongScore(raw: unknown): SongScore {
 }
 
 /** The raw score files in `bgm_index` order. */
-export const SCORE_FILES: readonly unknown[] = [twinkle, odeToJoy];
+export const SCORE_FILES: readonly unknown[] = [twinkle, odeToJoy, sakura, amazingGrace, frereJacques];
 
 let songs: readonly SongScore[] | undefined;
 
