@@ -18,6 +18,7 @@ import {
 } from '../../lib/engines/lyrics-swap';
 import { createKuromojiReader } from '../../lib/engines/lyrics-swap/kuromoji-reader';
 import { integratedLoudness, truePeakDb } from '../../lib/engines/lyrics-swap/loudness';
+import { EIGHT_LINES_EN } from '../engines/support/requests';
 import { percentError, reportSinging } from '../engines/support/singing-report';
 import { dataUrlBytes, decodeWav } from '../engines/support/wav';
 
@@ -45,16 +46,7 @@ const EIGHT_LINES: Record<SingerLanguage, readonly string[]> = {
     'ごーんごん',
     'ごーんごん',
   ],
-  en: [
-    'are you sleeping now',
-    'are you sleeping now',
-    'brother john come on',
-    'brother john come on',
-    'morning bells are ringing',
-    'morning bells are ringing',
-    'ding dang dong bells',
-    'ding dang dong bells',
-  ],
+  en: EIGHT_LINES_EN,
   ko: [
     '아침이 왔네',
     '아침이 왔네',

@@ -2,43 +2,9 @@ import { PitchDetector } from 'pitchy';
 import { describe, expect, it } from 'vitest';
 import { SINGERS, type SingerPreset, singVocalStem } from '../../lib/engines/lyrics-swap';
 import type { AlignedNote } from '../../lib/engines/lyrics-swap/alignment';
+import { lowPass, midiToHz } from './support/measure';
 
 const WINDOW = 2048;
-
-/** Four cascaded RBJ low-pass biquads: keeps the analysis within ≈ +6 semitones of the note, so a strong
- * second harmonic (F1 near 2·F0) cannot cause an octave error (engine-design §5). */
-function lowPass(input: Float32Array, cutoffHz: number, sampleRate: number): Float32Array {
-  let signal = Float32Array.from(input);
-  const w0 = (2 * Math.PI * cutoffHz) / sampleRate;
-  const alpha = Math.sin(w0) / (2 * Math.SQRT1_2);
-  const a0 = 1 + alpha;
-  const b0 = (1 - Math.cos(w0)) / 2 / a0;
-  const b1 = (1 - Math.cos(w0)) / a0;
-  const a1 = (-2 * Math.cos(w0)) / a0;
-  const a2 = (1 - alpha) / a0;
-  for (let stage = 0; stage < 4; stage += 1) {
-    const out = new Float32Array(signal.length);
-    let x1 = 0;
-    let x2 = 0;
-    let y1 = 0;
-    let y2 = 0;
-    for (let n = 0; n < signal.length; n += 1) {
-      const x = signal[n] ?? 0;
-      const y = b0 * x + b1 * x1 + b0 * x2 - a1 * y1 - a2 * y2;
-      x2 = x1;
-      x1 = x;
-      y2 = y1;
-      y1 = y;
-      out[n] = y;
-    }
-    signal = out;
-  }
-  return signal;
-}
-
-function midiToHz(midi: number): number {
-  return 440 * 2 ** ((midi - 69) / 12);
-}
 
 /** Median F0 (pitchy, McLeod pitch method) over the steady part of a note, and the share of clear frames. */
 function measureNote(
@@ -51,6 +17,7 @@ function measureNote(
   const to = note.start + 0.7 * note.duration;
   const margin = WINDOW;
   const first = Math.round(from * sampleRate) - margin;
+  // Low-passed just above the note, so a strong second harmonic (F1 near 2·F0) cannot cause an octave error.
   const excerpt = lowPass(
     samples.subarray(first, Math.round(to * sampleRate) + margin),
     target * 1.3,

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createLyricsSwapEngine, type LyricsSwapEngine, SINGERS } from '../../lib/engines/lyrics-swap';
 import { kuromojiLoads } from '../../lib/engines/lyrics-swap/kuromoji-reader';
 import { parseSongScore } from '../../lib/engines/lyrics-swap/songs';
-import { ValidationError } from '../../lib/errors';
+import { runError } from './support/requests';
+import { decodeWav } from './support/wav';
 
 const EXAMPLE = { lyrics: ['something like you', 'all about you'], bgm_index: 0, model_version: 'v1' };
 const CONTEXT = { uuid: '0f6d3c1e-8d9a-4a53-9a51-3c1f0d6a4b21', tid: 'tid-1' };
@@ -28,37 +29,20 @@ function decodeDataUrl(url: unknown): DecodedWav {
   expect(tag(0)).toBe('RIFF');
   expect(tag(8)).toBe('WAVE');
   expect(bytes.readUInt32LE(4)).toBe(bytes.length - 8);
-  let offset = 12;
-  let format: Omit<DecodedWav, 'dataBytes' | 'fileBytes' | 'peak'> | undefined;
-  while (offset + 8 <= bytes.length) {
-    const id = tag(offset);
-    const size = bytes.readUInt32LE(offset + 4);
-    if (id === 'fmt ') {
-      format = {
-        audioFormat: bytes.readUInt16LE(offset + 8),
-        channels: bytes.readUInt16LE(offset + 10),
-        sampleRate: bytes.readUInt32LE(offset + 12),
-        bitsPerSample: bytes.readUInt16LE(offset + 22),
-      };
-    }
-    if (id === 'data' && format !== undefined) {
-      let peak = 0;
-      for (let k = 0; k < size; k += 2) peak = Math.max(peak, Math.abs(bytes.readInt16LE(offset + 8 + k)));
-      return { ...format, dataBytes: size, fileBytes: bytes.length, peak };
-    }
-    offset += 8 + size + (size % 2);
-  }
-  throw new Error('no data chunk');
-}
-
-async function runError(engine: LyricsSwapEngine, body: Record<string, unknown>): Promise<ValidationError> {
-  try {
-    await engine.run(body, CONTEXT);
-  } catch (error) {
-    if (error instanceof ValidationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ValidationError');
+  const audio = decodeWav(bytes);
+  const channels = audio.channels.length;
+  let peak = 0;
+  for (const channel of audio.channels)
+    for (const value of channel) peak = Math.max(peak, Math.abs(value * 32768));
+  return {
+    audioFormat: audio.audioFormat,
+    channels,
+    sampleRate: audio.sampleRate,
+    bitsPerSample: audio.bitsPerSample,
+    dataBytes: (audio.channels[0]?.length ?? 0) * channels * 2,
+    fileBytes: bytes.length,
+    peak,
+  };
 }
 
 describe('lyrics-swap engine with hikari', () => {
@@ -177,13 +161,13 @@ describe('lyrics-swap engine errors', () => {
   const engine = createLyricsSwapEngine({ singer: SINGERS.hikari });
 
   it('refuses an unknown model_version, naming the available ones', async () => {
-    const error = await runError(engine, { ...EXAMPLE, model_version: 'v9' });
+    const error = await runError(engine, { ...EXAMPLE, model_version: 'v9' }, CONTEXT);
     expect(error.code).toBe('unsupportedOption');
     expect(error.message).toBe('model_version "v9" is not available for this engine; use one of: v1, v2');
   });
 
   it('refuses an unknown bgm_index, naming the valid range and the songs', async () => {
-    const error = await runError(engine, { ...EXAMPLE, bgm_index: 7 });
+    const error = await runError(engine, { ...EXAMPLE, bgm_index: 7 }, CONTEXT);
     expect(error.code).toBe('unsupportedOption');
     expect(error.message).toContain('use 0–4');
     expect(error.message).toContain('Twinkle Twinkle Little Star');
@@ -191,21 +175,29 @@ describe('lyrics-swap engine errors', () => {
   });
 
   it('refuses more lines than the song has phrases, stating the phrase count', async () => {
-    const error = await runError(engine, {
-      lyrics: ['あ', 'い', 'う', 'え', 'お'],
-      bgm_index: 1,
-      model_version: 'v1',
-    });
+    const error = await runError(
+      engine,
+      {
+        lyrics: ['あ', 'い', 'う', 'え', 'お'],
+        bgm_index: 1,
+        model_version: 'v1',
+      },
+      CONTEXT,
+    );
     expect(error.code).toBe('unsupportedLyrics');
     expect(error.message).toContain('has 4 phrases');
   });
 
   it('refuses characters the singer cannot sing, naming them and the line', async () => {
-    const error = await runError(engine, {
-      lyrics: ['あいう', 'かき123'],
-      bgm_index: 0,
-      model_version: 'v1',
-    });
+    const error = await runError(
+      engine,
+      {
+        lyrics: ['あいう', 'かき123'],
+        bgm_index: 0,
+        model_version: 'v1',
+      },
+      CONTEXT,
+    );
     expect(error.code).toBe('unsupportedLyrics');
     expect(error.message).toContain('Line 2');
     expect(error.message).toContain('"1"');
@@ -213,14 +205,18 @@ describe('lyrics-swap engine errors', () => {
   });
 
   it('refuses a line with no singable syllables', async () => {
-    const error = await runError(engine, { lyrics: ['！？…'], bgm_index: 0, model_version: 'v1' });
+    const error = await runError(engine, { lyrics: ['！？…'], bgm_index: 0, model_version: 'v1' }, CONTEXT);
     expect(error.code).toBe('unsupportedLyrics');
     expect(error.message).toContain('no singable syllables');
     expect(error.message).toContain('Hikari sings');
   });
 
   it('refuses a line with more syllables than its phrase can carry', async () => {
-    const error = await runError(engine, { lyrics: ['あ'.repeat(40)], bgm_index: 0, model_version: 'v1' });
+    const error = await runError(
+      engine,
+      { lyrics: ['あ'.repeat(40)], bgm_index: 0, model_version: 'v1' },
+      CONTEXT,
+    );
     expect(error.code).toBe('unsupportedLyrics');
     expect(error.message).toContain('at most 32');
   });
@@ -243,7 +239,11 @@ describe('lyrics-swap engine errors', () => {
     });
     const long = createLyricsSwapEngine({ singer: SINGERS.hikari, songs: [chant] });
     const started = performance.now();
-    const error = await runError(long, { lyrics: ['あいうえお'], bgm_index: 0, model_version: 'v1' });
+    const error = await runError(
+      long,
+      { lyrics: ['あいうえお'], bgm_index: 0, model_version: 'v1' },
+      CONTEXT,
+    );
     expect(error.code).toBe('resultTooLarge');
     expect(error.message).toContain('6 MB');
     expect(error.message).toContain('85.9 s');
@@ -252,7 +252,7 @@ describe('lyrics-swap engine errors', () => {
 
   it('refuses Japanese for the English singer', async () => {
     const leo = createLyricsSwapEngine({ singer: SINGERS.leo });
-    const error = await runError(leo, { lyrics: ['さくら'], bgm_index: 0, model_version: 'v1' });
+    const error = await runError(leo, { lyrics: ['さくら'], bgm_index: 0, model_version: 'v1' }, CONTEXT);
     expect(error.code).toBe('unsupportedLyrics');
     expect(error.message).toContain('"さ"');
   });

@@ -1,24 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLyricsSwapEngine, type LyricsSwapRender, SINGERS } from '../../lib/engines/lyrics-swap';
 import { integratedLoudness, truePeakDb } from '../../lib/engines/lyrics-swap/loudness';
-import { ValidationError } from '../../lib/errors';
 import { truePeakOversampled } from './support/measure';
+import { EIGHT_LINES_EN, runError } from './support/requests';
 import { type DecodedAudio, dataUrlBytes, decodeWav } from './support/wav';
 
 const CONTEXT = { uuid: '6f1d1d3e-0c53-4d7e-9b7f-5a1c2b3d4e5f', tid: 'tid-v2' };
 /** The spec's example body without `model_version`: the newest model sings it. */
 const EXAMPLE = { lyrics: ['something like you', 'all about you'], bgm_index: 0 };
-/** A 40-syllable, 8-line request on Frère Jacques (8 phrases). */
-const EIGHT_LINES = [
-  'are you sleeping now',
-  'are you sleeping now',
-  'brother john come on',
-  'brother john come on',
-  'morning bells are ringing',
-  'morning bells are ringing',
-  'ding dang dong bells',
-  'ding dang dong bells',
-];
 const KOREAN = ['아리랑 아리랑 아라리요', '아리랑 고개로 넘어간다'];
 
 /** Mix loudness bars (ITU-R BS.1770-4): −14 LUFS ± 1 LU, true peak ≤ −1 dBTP. */
@@ -44,19 +33,6 @@ function stemLoudness(render: LyricsSwapRender): { vocal: number; band: number }
     ),
     band: integratedLoudness(band, mix.sampleRate),
   };
-}
-
-async function runError(
-  engine: ReturnType<typeof createLyricsSwapEngine>,
-  body: Record<string, unknown>,
-): Promise<ValidationError> {
-  try {
-    await engine.run(body, CONTEXT);
-  } catch (error) {
-    if (error instanceof ValidationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ValidationError');
 }
 
 describe('lyrics-swap v2 with hikari (the newest model is the default)', () => {
@@ -103,7 +79,7 @@ describe('lyrics-swap v2 with hikari (the newest model is the default)', () => {
 describe('lyrics-swap v2 with leo', () => {
   it('sings a 40-syllable, 8-line request on Frère Jacques, mastered', async () => {
     const engine = createLyricsSwapEngine({ singer: SINGERS.leo });
-    const { result, refs } = await engine.run({ lyrics: EIGHT_LINES, bgm_index: 4 }, CONTEXT);
+    const { result, refs } = await engine.run({ lyrics: EIGHT_LINES_EN, bgm_index: 4 }, CONTEXT);
     const lines = result.lyrics as string[];
     expect(lines).toHaveLength(8);
     expect(lines.reduce((sum, line) => sum + line.split(' ').length - 2, 0)).toBe(40);
@@ -132,13 +108,13 @@ describe('lyrics-swap v2 with minji (Korean)', () => {
   });
 
   it('refuses v1, which cannot sing Korean, naming the versions it offers', async () => {
-    const error = await runError(engine, { lyrics: KOREAN, model_version: 'v1' });
+    const error = await runError(engine, { lyrics: KOREAN, model_version: 'v1' }, CONTEXT);
     expect(error.code).toBe('unsupportedOption');
     expect(error.message).toBe('model_version "v1" is not available for this engine; use one of: v2');
   });
 
   it('refuses characters it cannot sing, naming them', async () => {
-    const error = await runError(engine, { lyrics: ['사랑 love', 'さくら'] });
+    const error = await runError(engine, { lyrics: ['사랑 love', 'さくら'] }, CONTEXT);
     expect(error.code).toBe('unsupportedLyrics');
     expect(error.message).toContain('Line 1');
     expect(error.message).toContain('"l" (U+006C)');

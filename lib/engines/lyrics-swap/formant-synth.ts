@@ -10,6 +10,7 @@
  */
 import type { PerformancePlan, PitchTarget, VoiceTarget } from './performance-plan';
 import { createRandom } from './prng';
+import { setResonator } from './resonator';
 import type { SingerPreset } from './singers';
 
 /** Control-rate period, seconds. */
@@ -34,25 +35,6 @@ const DRIFT_SECONDS = 0.12;
 const GLOTTAL_GAIN = 0.12;
 const ASPIRATION_GAIN = 0.5;
 const FRICATION_GAIN = 2.2;
-
-/**
- * Coefficients of a two-pole resonator with unity gain at 0 Hz (Klatt 1980, eq. 2):
- * y[n] = A·x[n] + B·y[n−1] + C·y[n−2]. Written into `into` at `offset` as A, B, C.
- */
-function setResonator(
-  into: Float64Array,
-  offset: number,
-  frequency: number,
-  bandwidth: number,
-  sampleRate: number,
-): void {
-  const r = Math.exp((-Math.PI * bandwidth) / sampleRate);
-  const c = -r * r;
-  const b = 2 * r * Math.cos((2 * Math.PI * frequency) / sampleRate);
-  into[offset] = 1 - b - c;
-  into[offset + 1] = b;
-  into[offset + 2] = c;
-}
 
 /** Snaps values that have decayed to nothing to exactly 0 (avoids subnormal arithmetic). */
 function settle(value: number): number {

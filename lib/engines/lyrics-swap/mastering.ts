@@ -139,7 +139,7 @@ function limiterGain(
 }
 
 /** Second-order Butterworth low-pass (RBJ, Q = 1/√2), in place. */
-function lowPassInPlace(signal: Float32Array, cutoffHz: number, sampleRate: number): void {
+export function lowPassInPlace(signal: Float32Array, cutoffHz: number, sampleRate: number): void {
   const w0 = (2 * Math.PI * cutoffHz) / sampleRate;
   const alpha = Math.sin(w0) / (2 * Math.SQRT1_2);
   const cos = Math.cos(w0);

@@ -7,20 +7,29 @@
  * the syllable's last note, consonant targets are pulled toward the neighbouring vowel, っ is a closure
  * at the end of the note, a repeated vowel without consonant gets a short voicing dip.
  */
-import type { AlignedNote } from './alignment';
 import {
   CONSONANTS,
   type ConsonantId,
   type ConsonantSpec,
-  DIPHTHONGS,
   type FormantSet,
-  isDiphthong,
   locusScale,
   type NucleusId,
-  vowelFormants,
 } from './phones';
 import type { SingerPreset } from './singers';
-import type { SungSyllable } from './syllable';
+import {
+  codaTiming,
+  hummedTarget,
+  needsVowelDip,
+  onsetRoom,
+  type PitchTarget,
+  type PlannedLine,
+  pitchTargets,
+  syllableEnd,
+  syllableEvents,
+  vowelTargets,
+} from './syllable-timing';
+
+export type { PitchTarget, PlannedLine } from './syllable-timing';
 
 /** What the synthesizer aims for during a segment. Levels are linear, 1 = a full vowel. */
 export interface VoiceTarget {
@@ -48,18 +57,6 @@ export interface ControlSegment {
   readonly target: VoiceTarget;
 }
 
-/** The pitch to sing from `start` until the next target starts. */
-export interface PitchTarget {
-  readonly start: number;
-  /** Start of the note itself (vibrato timing), seconds. */
-  readonly noteStart: number;
-  /** Length of the note, seconds. */
-  readonly noteDuration: number;
-  readonly midi: number;
-  /** First note after a silence: the pitch starts slightly low and rises (Horii). */
-  readonly attack: boolean;
-}
-
 /** Everything the synthesizer needs. */
 export interface PerformancePlan {
   readonly segments: readonly ControlSegment[];
@@ -68,85 +65,17 @@ export interface PerformancePlan {
   readonly end: number;
 }
 
-/** One line as the plan needs it: the syllables and their aligned notes. */
-export interface PlannedLine {
-  readonly syllables: readonly SungSyllable[];
-  readonly notes: readonly AlignedNote[];
-}
-
 /** Longest onset before a beat, seconds. */
 const MAX_ONSET_SECONDS = 0.25;
-/** Share of the previous note an onset may take. */
-const MAX_STEAL = 0.5;
-/** Share of the last note a coda may take. */
-const MAX_CODA_SHARE = 0.4;
-/** Breath between lines sung back to back, seconds. */
-const BREATH_SECONDS = 0.1;
 /** Voicing dip that separates a repeated vowel, seconds. */
 const DIP_SECONDS = 0.035;
-/** A silence at least this long makes the next note an attack, seconds. */
-const ATTACK_GAP_SECONDS = 0.15;
-
-interface SyllableEvent {
-  readonly syllable: SungSyllable;
-  readonly notes: readonly AlignedNote[];
-  readonly start: number;
-  readonly end: number;
-  readonly lineEnd: boolean;
-}
-
-function events(lines: readonly PlannedLine[]): SyllableEvent[] {
-  const result: SyllableEvent[] = [];
-  for (const line of lines) {
-    line.syllables.forEach((syllable, index) => {
-      const notes = line.notes.filter((note) => note.syllableIndex === index);
-      const first = notes[0];
-      const last = notes.at(-1);
-      if (first === undefined || last === undefined) return;
-      result.push({
-        syllable,
-        notes,
-        start: first.start,
-        end: last.start + last.duration,
-        lineEnd: index === line.syllables.length - 1,
-      });
-    });
-  }
-  return result.sort((a, b) => a.start - b.start);
-}
-
-function scaleSet(formants: FormantSet, scale: number): FormantSet {
-  const [f1, f2, f3, f4, f5] = formants.frequencies;
-  return {
-    frequencies: [f1 * scale, f2 * scale, f3 * scale, f4 * scale, f5 * scale],
-    bandwidths: formants.bandwidths,
-  };
-}
 
 /** Formants of a nucleus (first target of a diphthong), and the glide target if any. */
 function nucleusFormants(
   nucleus: NucleusId,
   singer: SingerPreset,
 ): { start: FormantSet; glide?: FormantSet } {
-  if (nucleus === 'nn') {
-    const upper = vowelFormants('a', singer.voice);
-    const [l1, l2, l3] = CONSONANTS.nn.locus;
-    const k = locusScale(singer.voice) * singer.formantScale;
-    return {
-      start: {
-        frequencies: [l1 * k, l2 * k, l3 * k, upper.frequencies[3], upper.frequencies[4]],
-        bandwidths: [60, 300, 300, 300, 300],
-      },
-    };
-  }
-  if (isDiphthong(nucleus)) {
-    const [from, to] = DIPHTHONGS[nucleus];
-    return {
-      start: scaleSet(vowelFormants(from, singer.voice), singer.formantScale),
-      glide: scaleSet(vowelFormants(to, singer.voice), singer.formantScale),
-    };
-  }
-  return { start: scaleSet(vowelFormants(nucleus, singer.voice), singer.formantScale) };
+  return nucleus === 'nn' ? hummedTarget(CONSONANTS.nn.locus, 60, singer) : vowelTargets(nucleus, singer);
 }
 
 /** A consonant's formants: its locus pulled 40 % toward the vowel (log-Hz), upper formants from the vowel. */
@@ -248,25 +177,14 @@ function sequence(
  * @returns segments and pitch targets, times in seconds on the mix timeline
  */
 export function planPerformance(lines: readonly PlannedLine[], singer: SingerPreset): PerformancePlan {
-  const list = events(lines);
+  const list = syllableEvents(lines);
   // Onset placement first: it decides where each previous syllable must end.
   const onsetStarts = list.map((event, k) => {
     const syllable = event.syllable;
     const wanted = syllable.onset.reduce((sum, id) => sum + CONSONANTS[id].onsetSeconds, 0);
     const previous = list[k - 1];
-    let room = event.start;
-    if (previous !== undefined) {
-      const lastNote = previous.notes.at(-1);
-      const gap = Math.max(0, event.start - previous.end);
-      room = gap + MAX_STEAL * (lastNote?.duration ?? 0);
-    }
-    const needsDip =
-      previous !== undefined &&
-      syllable.onset.length === 0 &&
-      !syllable.legato &&
-      previous.syllable.nucleus === syllable.nucleus &&
-      previous.syllable.coda.length === 0 &&
-      event.start - previous.end < 0.01;
+    const room = onsetRoom(event, previous);
+    const needsDip = needsVowelDip(event, previous);
     const length = needsDip ? DIP_SECONDS : Math.min(wanted, MAX_ONSET_SECONDS, room);
     return { start: event.start - length, scale: wanted > 0 ? length / wanted : 0, dip: needsDip };
   });
@@ -291,22 +209,9 @@ export function planPerformance(lines: readonly PlannedLine[], singer: SingerPre
       segments.push(...sequence(syllable.onset, onset.start, lengths, vowel.start, 'onset', singer));
     }
     // The vowel holds until the next onset; a line sung straight into the next one leaves a breath.
-    let end = Math.min(event.end, nextOnset);
-    if (event.lineEnd && k + 1 < list.length) {
-      end = Math.min(
-        end,
-        Math.max(event.start + 0.5 * (event.end - event.start), nextOnset - BREATH_SECONDS),
-      );
-    }
-    const lastNote = event.notes.at(-1);
-    const lastNoteStart = Math.max(event.start, lastNote?.start ?? event.start);
-    const codaWanted = syllable.coda.map((id) =>
-      id === 'cl' ? Math.min(0.12, 0.35 * (lastNote?.duration ?? 0)) : CONSONANTS[id].codaSeconds,
-    );
-    const codaTotal = codaWanted.reduce((sum, length) => sum + length, 0);
-    const codaRoom = MAX_CODA_SHARE * Math.max(0, end - lastNoteStart);
-    const codaScale = codaTotal > codaRoom ? codaRoom / codaTotal : 1;
-    const codaLength = codaTotal * codaScale;
+    const end = syllableEnd(event, nextOnset, k + 1 < list.length);
+    const coda = codaTiming(event, end, (id) => CONSONANTS[id].codaSeconds);
+    const codaLength = coda.length;
     const nucleusEnd = end - codaLength;
     const nucleusTarget: VoiceTarget = {
       ...SILENT,
@@ -321,24 +226,14 @@ export function planPerformance(lines: readonly PlannedLine[], singer: SingerPre
         ...sequence(
           syllable.coda,
           nucleusEnd,
-          codaWanted.map((length) => length * codaScale),
+          coda.wanted.map((length) => length * coda.scale),
           codaVowel,
           'coda',
           singer,
         ),
       );
     }
-    // Pitch: the syllable's first note is aimed at from the onset on, later notes from their start.
-    event.notes.forEach((note, index) => {
-      const start = index === 0 ? Math.min(onset.start, note.start) : note.start;
-      pitches.push({
-        start,
-        noteStart: note.start,
-        noteDuration: note.duration,
-        midi: note.midi,
-        attack: index === 0 && start - previousEnd >= ATTACK_GAP_SECONDS,
-      });
-    });
+    pitches.push(...pitchTargets(event, onset.start, previousEnd));
     previousEnd = end;
   });
   const end = segments.reduce((latest, segment) => Math.max(latest, segment.end), 0);

@@ -246,20 +246,24 @@ export interface NoiseBand {
   readonly level: number;
 }
 
-/** Acoustic description of a consonant. */
-export interface ConsonantSpec {
-  readonly kind: ConsonantKind;
+/** What both models' consonant tables give for every consonant. */
+export interface ConsonantBasics {
   readonly voiced: boolean;
   /** F1–F3 locus for an adult male, Hz (Klatt 1980 Table III); scaled for female voices. */
   readonly locus: readonly [number, number, number];
   /** B1–B3 during the consonant, Hz. */
   readonly bandwidths: readonly [number, number, number];
-  /** Voicing amplitude during the consonant (0–1 of a vowel). */
+  /** Voicing amplitude during the consonant (0–1 of a vowel): voice bar, murmur, voiced frication. */
   readonly voicing: number;
   /** Length before the beat when it starts a syllable, seconds (UTAU preutterance defaults, §1.4). */
   readonly onsetSeconds: number;
   /** Length when it ends a syllable, seconds. */
   readonly codaSeconds: number;
+}
+
+/** Acoustic description of a consonant. */
+export interface ConsonantSpec extends ConsonantBasics {
+  readonly kind: ConsonantKind;
   /** Frication (fricatives, affricates) or release burst (stops) spectrum. */
   readonly noise?: NoiseBand;
   /** Aspiration after a voiceless stop's release (voice onset time), seconds. */

@@ -10,6 +10,7 @@
  */
 import { PitchDetector } from 'pitchy';
 import type { AlignedNote } from '../../../lib/engines/lyrics-swap/alignment';
+import { lowPassInPlace } from '../../../lib/engines/lyrics-swap/mastering';
 
 /** MIDI note → Hz (A4 = 440 Hz). */
 export function midiToHz(midi: number): number {
@@ -18,31 +19,9 @@ export function midiToHz(midi: number): number {
 
 /** Four cascaded RBJ low-pass biquads (−48 dB/octave above the cutoff). */
 export function lowPass(input: Float32Array, cutoffHz: number, sampleRate: number): Float32Array {
-  let signal = Float32Array.from(input);
-  const w0 = (2 * Math.PI * Math.min(cutoffHz, 0.45 * sampleRate)) / sampleRate;
-  const alpha = Math.sin(w0) / (2 * Math.SQRT1_2);
-  const a0 = 1 + alpha;
-  const b0 = (1 - Math.cos(w0)) / 2 / a0;
-  const b1 = (1 - Math.cos(w0)) / a0;
-  const a1 = (-2 * Math.cos(w0)) / a0;
-  const a2 = (1 - alpha) / a0;
-  for (let stage = 0; stage < 4; stage += 1) {
-    const out = new Float32Array(signal.length);
-    let x1 = 0;
-    let x2 = 0;
-    let y1 = 0;
-    let y2 = 0;
-    for (let n = 0; n < signal.length; n += 1) {
-      const x = signal[n] ?? 0;
-      const y = b0 * x + b1 * x1 + b0 * x2 - a1 * y1 - a2 * y2;
-      x2 = x1;
-      x1 = x;
-      y2 = y1;
-      y1 = y;
-      out[n] = y;
-    }
-    signal = out;
-  }
+  const signal = Float32Array.from(input);
+  const cutoff = Math.min(cutoffHz, 0.45 * sampleRate);
+  for (let stage = 0; stage < 4; stage += 1) lowPassInPlace(signal, cutoff, sampleRate);
   return signal;
 }
 

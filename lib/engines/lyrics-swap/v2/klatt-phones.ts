@@ -10,34 +10,18 @@
  * > tense; Japanese /p t k/ ≈20–40 ms (engine-design §1.4, approximate). Durations: UTAU preutterance
  * defaults (stops 40–70 ms, fricatives 80–130 ms, nasals and liquids 50–80 ms).
  */
-import type { ConsonantId } from '../phones';
+import type { ConsonantBasics, ConsonantId, ConsonantKind } from '../phones';
 import type { SingerLanguage } from '../singers';
 
 /** How a consonant is produced (decides its segments). */
-export type Manner =
-  | 'stop'
-  | 'affricate'
-  | 'fricative'
-  | 'aspirate'
-  | 'nasal'
-  | 'liquid'
-  | 'glide'
-  | 'flap'
-  | 'closure';
+export type Manner = ConsonantKind;
 
 /** Parallel-branch amplitudes, dB (Klatt's scale: 60 ≈ strong): A2, A3, A4, A5, A6 and the bypass AB. */
 export type ParallelDb = readonly [number, number, number, number, number, number];
 
 /** One consonant for model v2. */
-export interface KlattConsonant {
+export interface KlattConsonant extends ConsonantBasics {
   readonly manner: Manner;
-  readonly voiced: boolean;
-  /** F1–F3 locus, adult male, Hz. */
-  readonly locus: readonly [number, number, number];
-  /** B1–B3 during the consonant, Hz. */
-  readonly bandwidths: readonly [number, number, number];
-  /** Voicing during the constriction, linear (1 = a vowel): voice bar, murmur, voiced frication. */
-  readonly voicing: number;
   /**
    * Frication or burst source level, dB on Klatt's AF scale, calibrated for this synthesizer: its
    * parallel branch uses constant-peak-gain band-passes and a flat bypass, whose loudness differs from
@@ -49,10 +33,6 @@ export interface KlattConsonant {
   readonly parallel?: ParallelDb;
   /** Nasal zero frequency (the pole sits at 270 Hz), Hz. */
   readonly nasalZeroHz?: number;
-  /** Length before the beat at a syllable start, seconds. */
-  readonly onsetSeconds: number;
-  /** Length at a syllable end, seconds. */
-  readonly codaSeconds: number;
 }
 
 const OFF = -99;

@@ -20,6 +20,7 @@
  */
 import type { Biquad } from '../loudness';
 import { createRandom } from '../prng';
+import { setResonator } from '../resonator';
 import type { SingerPreset } from '../singers';
 import { glottalTables, TABLE_SIZE } from './glottal-source';
 import { pitchContour } from './pitch-contour';
@@ -154,22 +155,6 @@ function buildTracks(plan: KlattPlan, frames: number, frameSeconds: number): Flo
   return tracks;
 }
 
-/** Klatt resonator coefficients [A, B, C] into `out` at `offset`. */
-function resonator(
-  out: Float64Array,
-  offset: number,
-  frequency: number,
-  bandwidth: number,
-  sampleRate: number,
-): void {
-  const r = Math.exp((-Math.PI * bandwidth) / sampleRate);
-  const c = -r * r;
-  const b = 2 * r * Math.cos((2 * Math.PI * frequency) / sampleRate);
-  out[offset] = 1 - b - c;
-  out[offset + 1] = b;
-  out[offset + 2] = c;
-}
-
 /** RBJ band-pass (0 dB peak gain) coefficients [b0, a1, a2] (b1 = 0, b2 = −b0) into `out` at `offset`. */
 function bandPass(
   out: Float64Array,
@@ -296,7 +281,7 @@ export function renderKlattVocal(
       if (i === 0) frequency = Math.max(frequency, 1.05 * f0 + 30);
       else frequency = Math.max(frequency, floor + 200);
       floor = frequency;
-      resonator(cascade, 3 * i, Math.min(frequency, nyquistGuard), trackAt(BW + i, frame), sampleRate);
+      setResonator(cascade, 3 * i, Math.min(frequency, nyquistGuard), trackAt(BW + i, frame), sampleRate);
     }
     // With the zero on the pole the pair is the identity, so it is bypassed and its memories cleared; it
     // restarts from rest, where equal pole and zero still cancel exactly, so coupling fades in smoothly.
@@ -304,8 +289,8 @@ export function renderKlattVocal(
     const nasalOn =
       Math.abs(logZero - logPole) > 1e-4 || Math.abs(trackAt(LOG_NZ, frame + 1) - logPole) > 1e-4;
     if (nasalOn) {
-      resonator(nasal, 0, NASAL_POLE_HZ, NASAL_BANDWIDTH, sampleRate);
-      resonator(nasal, 3, Math.exp(logZero), NASAL_BANDWIDTH, sampleRate);
+      setResonator(nasal, 0, NASAL_POLE_HZ, NASAL_BANDWIDTH, sampleRate);
+      setResonator(nasal, 3, Math.exp(logZero), NASAL_BANDWIDTH, sampleRate);
     } else {
       npA = 0;
       npB = 0;

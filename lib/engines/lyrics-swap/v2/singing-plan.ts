@@ -10,19 +10,22 @@
  * sounds, Korean coda stops are unreleased; a repeated vowel without consonant gets a short voicing
  * dip; a phrase ends with a soft decay; a breath is drawn in rests of a third of a second or more.
  */
-import type { AlignedNote } from '../alignment';
-import type { PitchTarget } from '../performance-plan';
-import {
-  type ConsonantId,
-  DIPHTHONGS,
-  type FormantSet,
-  isDiphthong,
-  locusScale,
-  type NucleusId,
-  vowelFormants,
-} from '../phones';
+import { type ConsonantId, type FormantSet, locusScale, type NucleusId } from '../phones';
 import type { SingerLanguage, SingerPreset } from '../singers';
-import type { SungSyllable } from '../syllable';
+import {
+  ATTACK_GAP_SECONDS,
+  codaTiming,
+  hummedTarget,
+  needsVowelDip,
+  onsetRoom,
+  type PitchTarget,
+  type PlannedLine,
+  pitchTargets,
+  type SyllableEvent,
+  syllableEnd,
+  syllableEvents,
+  vowelTargets,
+} from '../syllable-timing';
 import {
   aspirationSeconds,
   isKoreanLenis,
@@ -74,17 +77,10 @@ export interface KlattPlan {
 }
 
 /** One line as the plan needs it. */
-export interface KlattPlannedLine {
-  readonly syllables: readonly SungSyllable[];
-  readonly notes: readonly AlignedNote[];
-}
+export type KlattPlannedLine = PlannedLine;
 
 const MAX_ONSET_SECONDS = 0.28;
-const MAX_STEAL = 0.5;
-const MAX_CODA_SHARE = 0.4;
-const BREATH_SECONDS = 0.1;
 const DIP_SECONDS = 0.04;
-const ATTACK_GAP_SECONDS = 0.15;
 /** Rests at least this long get an audible breath, seconds. */
 const BREATH_REST_SECONDS = 0.34;
 /** Level of an inhaled breath (aspiration). */
@@ -111,44 +107,8 @@ const VOWEL_PULL: Readonly<Record<Manner, number>> = {
 };
 const BURST_SECONDS: Partial<Record<ConsonantId, number>> = { p: 0.008, b: 0.006, t: 0.01, d: 0.008 };
 
-interface SyllableEvent {
-  readonly syllable: SungSyllable;
-  readonly notes: readonly AlignedNote[];
-  readonly start: number;
-  readonly end: number;
-  readonly lineEnd: boolean;
-}
-
-function syllableEvents(lines: readonly KlattPlannedLine[]): SyllableEvent[] {
-  const result: SyllableEvent[] = [];
-  for (const line of lines) {
-    line.syllables.forEach((syllable, index) => {
-      const notes = line.notes.filter((note) => note.syllableIndex === index);
-      const first = notes[0];
-      const last = notes.at(-1);
-      if (first === undefined || last === undefined) return;
-      result.push({
-        syllable,
-        notes,
-        start: first.start,
-        end: last.start + last.duration,
-        lineEnd: index === line.syllables.length - 1,
-      });
-    });
-  }
-  return result.sort((a, b) => a.start - b.start);
-}
-
 function dbToGain(db: number): number {
   return db <= -90 ? 0 : 10 ** ((db - 60) / 20);
-}
-
-function scaleSet(formants: FormantSet, scale: number): FormantSet {
-  const [f1, f2, f3, f4, f5] = formants.frequencies;
-  return {
-    frequencies: [f1 * scale, f2 * scale, f3 * scale, f4 * scale, f5 * scale],
-    bandwidths: formants.bandwidths,
-  };
 }
 
 /** The singer's vowel targets for a nucleus (the first target of a diphthong) and the glide target. */
@@ -156,25 +116,9 @@ export function nucleusTargets(
   nucleus: NucleusId,
   singer: SingerPreset,
 ): { start: FormantSet; glide?: FormantSet } {
-  if (nucleus === 'nn') {
-    const upper = vowelFormants('a', singer.voice);
-    const [l1, l2, l3] = KLATT_CONSONANTS.nn.locus;
-    const k = locusScale(singer.voice) * singer.formantScale;
-    return {
-      start: {
-        frequencies: [l1 * k, l2 * k, l3 * k, upper.frequencies[3], upper.frequencies[4]],
-        bandwidths: [40, 300, 300, 300, 300],
-      },
-    };
-  }
-  if (isDiphthong(nucleus)) {
-    const [from, to] = DIPHTHONGS[nucleus];
-    return {
-      start: scaleSet(vowelFormants(from, singer.voice), singer.formantScale),
-      glide: scaleSet(vowelFormants(to, singer.voice), singer.formantScale),
-    };
-  }
-  return { start: scaleSet(vowelFormants(nucleus, singer.voice), singer.formantScale) };
+  return nucleus === 'nn'
+    ? hummedTarget(KLATT_CONSONANTS.nn.locus, 40, singer)
+    : vowelTargets(nucleus, singer);
 }
 
 /** A consonant's cascade formants: its locus pulled toward the vowel in log-Hz; F4, F5 from the vowel. */
@@ -395,18 +339,8 @@ function placeOnsets(list: readonly SyllableEvent[], language: SingerLanguage): 
       wantedOnset(id, language, afterPause && index === 0, syllable.onset[index - 1] === 's'),
     );
     const total = wanted.reduce((sum, length) => sum + length, 0);
-    let room = event.start;
-    if (previous !== undefined) {
-      const lastNote = previous.notes.at(-1);
-      room = Math.max(0, gap) + MAX_STEAL * (lastNote?.duration ?? 0);
-    }
-    const dip =
-      previous !== undefined &&
-      syllable.onset.length === 0 &&
-      !syllable.legato &&
-      previous.syllable.nucleus === syllable.nucleus &&
-      previous.syllable.coda.length === 0 &&
-      gap < 0.01;
+    const room = onsetRoom(event, previous);
+    const dip = needsVowelDip(event, previous);
     if (dip) return { start: event.start - DIP_SECONDS, lengths: [], dip, afterPause };
     const length = Math.min(total, MAX_ONSET_SECONDS, room);
     const scale = total > 0 ? length / total : 0;
@@ -480,22 +414,9 @@ export function planKlattPerformance(lines: readonly KlattPlannedLine[], singer:
     }
 
     // The vowel holds until the next onset; a line sung straight into the next one leaves a breath.
-    let end = Math.min(event.end, nextOnset);
-    if (event.lineEnd && k + 1 < list.length) {
-      end = Math.min(
-        end,
-        Math.max(event.start + 0.5 * (event.end - event.start), nextOnset - BREATH_SECONDS),
-      );
-    }
-    const lastNote = event.notes.at(-1);
-    const lastNoteStart = Math.max(event.start, lastNote?.start ?? event.start);
-    const codaWanted = syllable.coda.map((id) =>
-      id === 'cl' ? Math.min(0.12, 0.35 * (lastNote?.duration ?? 0)) : KLATT_CONSONANTS[id].codaSeconds,
-    );
-    const codaTotal = codaWanted.reduce((sum, length) => sum + length, 0);
-    const codaRoom = MAX_CODA_SHARE * Math.max(0, end - lastNoteStart);
-    const codaScale = codaTotal > codaRoom ? codaRoom / codaTotal : 1;
-    const codaLength = codaTotal * codaScale;
+    const end = syllableEnd(event, nextOnset, k + 1 < list.length);
+    const coda = codaTiming(event, end, (id) => KLATT_CONSONANTS[id].codaSeconds);
+    const codaLength = coda.length;
     const nucleusEnd = end - codaLength;
     const nucleusVoicing = (syllable.nucleus === 'nn' ? KLATT_CONSONANTS.nn.voicing : 1) * stressGain;
     // A held ん keeps its nasal zero clear of the voice's fundamental (a zero on H1 would leave the
@@ -530,7 +451,7 @@ export function planKlattPerformance(lines: readonly KlattPlannedLine[], singer:
     }
     let t = nucleusEnd;
     syllable.coda.forEach((id, index) => {
-      const length = (codaWanted[index] ?? 0) * codaScale;
+      const length = (coda.wanted[index] ?? 0) * coda.scale;
       segments.push(
         ...consonantSegments(
           id,
@@ -543,17 +464,7 @@ export function planKlattPerformance(lines: readonly KlattPlannedLine[], singer:
       t += length;
     });
 
-    // Pitch: the syllable's first note is aimed at from the onset on, later notes from their start.
-    event.notes.forEach((note, index) => {
-      const start = index === 0 ? Math.min(onset.start, note.start) : note.start;
-      pitches.push({
-        start,
-        noteStart: note.start,
-        noteDuration: note.duration,
-        midi: note.midi,
-        attack: index === 0 && start - previousEnd >= ATTACK_GAP_SECONDS,
-      });
-    });
+    pitches.push(...pitchTargets(event, onset.start, previousEnd));
     previousEnd = end;
     silentSince = end;
   });
