@@ -54,8 +54,7 @@ export const handler: ApiHandler = apiHandler(
   { routeKey: 'POST /v1/engines/{engine_id}', jsonBody: true, rateLimited: true, tracer },
   async (event, { tid, receivedAt, principal }) => {
     const engineId = event.pathParameters?.engine_id ?? '';
-    const startedAt = performance.now();
-    const { response, replayed } = await invokeEngine(
+    const { response, replayed, renderMs } = await invokeEngine(
       {
         engineId,
         body: event.body,
@@ -67,13 +66,8 @@ export const handler: ApiHandler = apiHandler(
       },
       { ...serviceContext(), catalog: engineCatalog(), idempotency: idempotencyDependencies() },
     );
-    if (!replayed) {
-      recordInvocation({
-        engineId,
-        energyTotal: response.usage.energy.total,
-        renderMs: performance.now() - startedAt,
-      });
-    }
+    if (renderMs !== undefined)
+      recordInvocation({ engineId, energyTotal: response.usage.energy.total, renderMs });
     const result = jsonResponse(response, tid);
     return replayed ? markReplayed(result) : result;
   },

@@ -55,6 +55,8 @@ export interface InvokeOutcome {
   readonly response: InvokeResponse;
   /** True when the response is the stored one of an earlier request with the same `Idempotency-Key`. */
   readonly replayed: boolean;
+  /** Wall time of `engine.run`, in ms; undefined for a replay (nothing was rendered). */
+  readonly renderMs: number | undefined;
 }
 
 /** What {@link invokeEngine} needs. */
@@ -130,7 +132,7 @@ export async function invokeEngine(request: InvokeRequest, deps: InvokeDependenc
   const { entry, engine } = deps.catalog.get(request.engineId);
   const input = validateEngineRequest(engine, request.body);
   if (key === undefined) {
-    return { response: await execute(request, deps, { entry, engine, input }), replayed: false };
+    return { ...(await execute(request, deps, { entry, engine, input })), replayed: false };
   }
 
   const idempotency = deps.idempotency;
@@ -149,9 +151,11 @@ export async function invokeEngine(request: InvokeRequest, deps: InvokeDependenc
     },
     idempotency,
   );
-  if (claim.kind === 'replay') return { response: parseStoredResponse(claim.body), replayed: true };
+  if (claim.kind === 'replay') {
+    return { response: parseStoredResponse(claim.body), replayed: true, renderMs: undefined };
+  }
   try {
-    return { response: await execute(request, deps, { entry, engine, input }, claim.lock), replayed: false };
+    return { ...(await execute(request, deps, { entry, engine, input }, claim.lock)), replayed: false };
   } catch (error) {
     await claim.lock.release();
     throw error;
@@ -164,13 +168,16 @@ async function execute(
   deps: InvokeDependencies,
   target: ReturnType<InvokeDependencies['catalog']['get']> & { input: Record<string, unknown> },
   lock?: IdempotencyLock,
-): Promise<InvokeResponse> {
+): Promise<{ response: InvokeResponse; renderMs: number }> {
   const { entry, engine, input } = target;
   const uuid = randomUUID();
 
   let output: Awaited<ReturnType<typeof engine.run>>;
+  let renderMs: number;
   try {
+    const started = performance.now();
     output = await engine.run(input, { uuid, tid: request.tid });
+    renderMs = performance.now() - started;
   } catch (error) {
     if (error instanceof ServiceError) throw error;
     throw new ServiceError('engineFailure', 'The engine failed while rendering the result', { cause: error });
@@ -217,7 +224,7 @@ async function execute(
     if (!(error instanceof StorageUnavailableError) || !(await wasRecordedAfterAll(deps.usageStore, uuid)))
       throw error;
   }
-  return response;
+  return { response, renderMs };
 }
 
 async function wasRecordedAfterAll(store: UsageStore, uuid: string): Promise<boolean> {
